@@ -1,0 +1,414 @@
+package fix
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Lock is one acquisition of a key. Its identity (Key, Token, Fence) never
+// changes; all methods are safe for concurrent use.
+type Lock struct {
+	client         redis.UniversalClient
+	key            string
+	token          string
+	fence          int64
+	ttl            time.Duration
+	obs            *Observer
+	releaseTimeout time.Duration
+
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	mu         sync.Mutex
+	state      lockState
+	leaseEnd   time.Time // carries a monotonic reading
+	leaseTimer *time.Timer
+
+	stopWatchdog context.CancelFunc
+	watchdogDone chan struct{}
+	lastRenewal  atomic.Bool // the watchdog reached the maximum hold
+}
+
+type lockState int
+
+const (
+	held lockState = iota
+	releasing
+	released
+)
+
+// Obtain acquires key for ttl with SET key token NX PX ttl, or with the
+// acquire script when fencing or waiting; one round trip per attempt either
+// way. The token is 128 random bits, fresh for each call.
+//
+// Obtain retries only within a bound: until ctx's deadline or WithMaxWait,
+// whichever comes first, and at most Backoff.MaxAttempts times. With neither
+// a deadline nor a max wait it makes exactly one attempt. Waits follow
+// DefaultBackoff (or WithBackoff) and end early when ctx is done. When it
+// gives up, the error matches ErrNotObtained and, if the wait ran out, the
+// context's error as well.
+//
+// Waiting callers take turns: the first waiter to find the lock taken
+// claims a short-lived turn key next to the lock key, and a free lock is
+// left to the holder of that turn, which polls within Backoff.Base. So the
+// owner that just released cannot take the lock straight back from a caller
+// already waiting. A turn lapses after about 250 ms without a poll, so a
+// waiter that vanishes delays others only that long; single attempts (no
+// deadline) neither claim nor honour turns. WithoutFairness turns this off.
+//
+// The lock's lease is measured locally from the start of the successful
+// attempt, so Until is never later than the server's expiry.
+func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
+	o := newOptions(opts)
+	if err := checkObtain(client, key, ttl, &o); err != nil {
+		return nil, fmt.Errorf("obtain %q: %w", key, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("obtain %q: %w: %w", key, ErrNotObtained, err)
+	}
+	ttl = ttl.Truncate(time.Millisecond)
+
+	if o.maxWait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.maxWait)
+		defer cancel()
+	}
+	_, waiting := ctx.Deadline()
+	maxAttempts := o.backoff.MaxAttempts
+	if !waiting {
+		maxAttempts = 1
+	}
+
+	keys := []string{key}
+	fenced, waiter := "0", ""
+	if o.fencing {
+		keys = append(keys, o.fenceKey)
+		fenced = "1"
+	}
+	token := rand.Text()
+	turnKey := siblingKey(key, "turn")
+	if waiting && o.fair {
+		if hashSlot(turnKey) != hashSlot(key) {
+			return nil, fmt.Errorf("obtain %q: %w: no waiter turn key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
+		}
+		keys = append(keys, turnKey)
+		waiter = token
+	}
+	useScript := len(keys) > 1
+
+	begin := time.Now()
+	var timer *time.Timer
+	myTurn := false
+	fail := func(attempts int, err error) (*Lock, error) {
+		if myTurn {
+			// Let the next waiter have the turn now rather than after it lapses.
+			cleanup(ctx, client, turnKey, token)
+		}
+		o.observer.acquired(key, time.Since(begin), attempts, err)
+		return nil, err
+	}
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		var res int64
+		var err error
+		if useScript {
+			res, err = acquireScript.Run(ctx, client, keys, token, ttl.Milliseconds(), fenced, waiter, o.backoff.turnTTL().Milliseconds()).Int64()
+		} else {
+			var ok bool
+			ok, err = client.SetNX(ctx, key, token, ttl).Result()
+			if ok {
+				res = 1
+			}
+		}
+		if err != nil {
+			// The command may have taken effect with its reply lost.
+			cleanup(ctx, client, key, token)
+			if ctx.Err() != nil {
+				return fail(attempt, fmt.Errorf("obtain %q: %w: %w", key, ErrNotObtained, ctx.Err()))
+			}
+			return fail(attempt, fmt.Errorf("obtain %q: %w", key, err))
+		}
+		if res > 0 {
+			var fence int64
+			if o.fencing {
+				fence = res
+			}
+			o.observer.acquired(key, time.Since(begin), attempt, nil)
+			return newLock(ctx, client, key, token, fence, start, ttl, &o), nil
+		}
+		myTurn = res == -1
+		o.observer.contended(key, attempt)
+		if maxAttempts > 0 && attempt >= maxAttempts {
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", key, ErrNotObtained, attempt))
+		}
+		wait := o.backoff.delay(attempt, myTurn)
+		if timer == nil {
+			timer = time.NewTimer(wait)
+			defer timer.Stop()
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-ctx.Done():
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", key, ErrNotObtained, attempt, ctx.Err()))
+		case <-timer.C:
+		}
+	}
+}
+
+func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o *options) error {
+	switch {
+	case isNil(client):
+		return ErrNilClient
+	case key == "":
+		return ErrInvalidKey
+	case o.err != nil:
+		return o.err
+	}
+	if err := checkTTL(ttl); err != nil {
+		return err
+	}
+	if !o.fencing {
+		return nil
+	}
+	if o.fenceKey == "" {
+		o.fenceKey = siblingKey(key, "fence")
+		if hashSlot(o.fenceKey) != hashSlot(key) {
+			return fmt.Errorf("%w: cannot derive a fence key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
+		}
+		return nil
+	}
+	if o.fenceKey == key {
+		return fmt.Errorf("%w: the fence key must differ from the lock key", ErrInvalidKey)
+	}
+	if hashSlot(o.fenceKey) != hashSlot(key) {
+		return fmt.Errorf("%w: fence key %q is in slot %d, lock key in slot %d; give both the same {hash tag}",
+			ErrCrossSlot, o.fenceKey, hashSlot(o.fenceKey), hashSlot(key))
+	}
+	return nil
+}
+
+// cleanup deletes key if it holds token, best effort, even after ctx ended.
+func cleanup(ctx context.Context, client redis.UniversalClient, key, token string) {
+	cctx, cancel := detached(ctx, DefaultReleaseTimeout)
+	defer cancel()
+	_, _ = compareAndDelete(cctx, client, key, token)
+}
+
+func newLock(ctx context.Context, client redis.UniversalClient, key, token string, fence int64, start time.Time, ttl time.Duration, o *options) *Lock {
+	l := &Lock{
+		client:         client,
+		key:            key,
+		token:          token,
+		fence:          fence,
+		ttl:            ttl,
+		obs:            o.observer,
+		releaseTimeout: o.releaseTimeout,
+		leaseEnd:       start.Add(ttl),
+	}
+	// The lock outlives the acquire context (often a short wait timeout) but
+	// keeps its values.
+	l.ctx, l.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+	l.mu.Lock()
+	l.leaseTimer = time.AfterFunc(time.Until(l.leaseEnd), l.leaseRanOut)
+	l.mu.Unlock()
+	if o.watchdog {
+		var wctx context.Context
+		wctx, l.stopWatchdog = context.WithCancel(context.WithoutCancel(ctx))
+		l.watchdogDone = make(chan struct{})
+		go l.watchdog(wctx, start.Add(o.maxHold))
+	}
+	return l
+}
+
+// Key returns the locked key.
+func (l *Lock) Key() string { return l.key }
+
+// Token returns the owner token stored in the key.
+func (l *Lock) Token() string { return l.token }
+
+// Fence returns the fence number issued with the lock, or 0 without
+// WithFencing. Pass it to the protected resource with every write.
+func (l *Lock) Fence() int64 { return l.fence }
+
+// Until returns the local end of the lease: the start of the attempt that
+// acquired (or last refreshed) the lock plus its TTL.
+func (l *Lock) Until() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.leaseEnd
+}
+
+// Context is cancelled when the lock can no longer be trusted, with
+// context.Cause giving the reason: ErrLost when a renewal found the key gone
+// (the cause then matches ErrNotHeld too) or the local lease ran out, and
+// ErrReleased after Release. Without a watchdog it ends at Until. Run the
+// critical section under it so that it stops when the lock goes.
+func (l *Lock) Context() context.Context { return l.ctx }
+
+// Refresh sets the lease to ttl, measured from now, if the lock is still
+// held; it never recreates an expired key. It returns ErrNotHeld when the
+// server no longer has the token (and cancels Context with ErrLost), and
+// without sending anything when the lock was released or already lost.
+func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
+	if err := checkTTL(ttl); err != nil {
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	ttl = ttl.Truncate(time.Millisecond)
+	start := time.Now()
+	err := compareAndExpire(ctx, l.client, l.key, l.token, ttl)
+	if errors.Is(err, ErrNotHeld) {
+		l.lose(fmt.Errorf("%w: %q: renewal found %w", ErrLost, l.key, ErrNotHeld))
+	}
+	if err != nil {
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	if err := l.extend(start.Add(ttl)); err != nil {
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	return nil
+}
+
+func (l *Lock) usable() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.state != held {
+		return ErrNotHeld
+	}
+	if l.ctx.Err() != nil {
+		return context.Cause(l.ctx)
+	}
+	return nil
+}
+
+func (l *Lock) extend(end time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.state != held {
+		return ErrNotHeld
+	}
+	// A timer that already fired has cancelled, or is about to cancel, the
+	// context: the renewal came too late to trust.
+	if l.ctx.Err() != nil || !l.leaseTimer.Reset(time.Until(end)) {
+		return fmt.Errorf("%w: renewed after the local lease ran out", ErrLost)
+	}
+	l.leaseEnd = end
+	return nil
+}
+
+func (l *Lock) leaseRanOut() {
+	if l.lastRenewal.Load() {
+		l.lose(fmt.Errorf("%w: %q reached its maximum hold", ErrLost, l.key))
+		return
+	}
+	l.lose(fmt.Errorf("%w: lease on %q ran out", ErrLost, l.key))
+}
+
+func (l *Lock) lose(cause error) {
+	l.mu.Lock()
+	if l.ctx.Err() != nil || l.state == released {
+		l.mu.Unlock()
+		return
+	}
+	l.leaseTimer.Stop()
+	l.cancel(cause)
+	l.mu.Unlock()
+	l.obs.lost(l.key, cause)
+}
+
+// Release deletes the key if this lock still owns it and returns ErrNotHeld
+// if it does not. It stops the watchdog and cancels Context. Only the first
+// call sends a command; later ones (and calls racing it) return ErrNotHeld,
+// except that a call that failed with a transport error may be retried. It
+// runs even when ctx is already cancelled, bounded by the release timeout.
+func (l *Lock) Release(ctx context.Context) error {
+	l.mu.Lock()
+	if l.state != held {
+		l.mu.Unlock()
+		return fmt.Errorf("release %q: %w", l.key, ErrNotHeld)
+	}
+	l.state = releasing
+	l.mu.Unlock()
+
+	if l.stopWatchdog != nil {
+		l.stopWatchdog()
+		<-l.watchdogDone
+	}
+	rctx, cancel := detached(ctx, l.releaseTimeout)
+	path, err := compareAndDelete(rctx, l.client, l.key, l.token)
+	cancel()
+
+	l.mu.Lock()
+	if err != nil && !errors.Is(err, ErrNotHeld) {
+		l.state = held
+		l.mu.Unlock()
+		return fmt.Errorf("release %q: %w", l.key, err)
+	}
+	l.state = released
+	l.leaseTimer.Stop()
+	l.cancel(ErrReleased)
+	l.mu.Unlock()
+
+	l.obs.released(l.key, path, err == nil)
+	if err != nil {
+		return fmt.Errorf("release %q: %w", l.key, err)
+	}
+	return nil
+}
+
+func (l *Lock) watchdog(ctx context.Context, maxHoldEnd time.Time) {
+	defer close(l.watchdogDone)
+	interval := l.ttl / 3
+	t := time.NewTimer(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ttl := l.ttl
+		if left := time.Until(maxHoldEnd).Truncate(time.Millisecond); left < ttl {
+			if left <= 0 {
+				return
+			}
+			ttl = left
+			l.lastRenewal.Store(true)
+		}
+		// A renewal that cannot finish within the current lease is useless.
+		rctx, cancel := context.WithDeadline(ctx, l.Until())
+		err := l.Refresh(rctx, ttl)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		l.obs.renewed(l.key, err)
+		switch {
+		case err == nil:
+			if l.lastRenewal.Load() {
+				return
+			}
+			t.Reset(interval)
+		case errors.Is(err, ErrNotHeld), errors.Is(err, ErrLost):
+			return
+		default:
+			// Transient: try again soon, until the lease runs out.
+			t.Reset(max(interval/4, 5*time.Millisecond))
+		}
+	}
+}

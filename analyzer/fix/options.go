@@ -1,0 +1,153 @@
+package fix
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Option configures Obtain and Do.
+type Option func(*options)
+
+type options struct {
+	fencing        bool
+	fenceKey       string
+	maxWait        time.Duration
+	backoff        Backoff
+	fair           bool
+	watchdog       bool
+	maxHold        time.Duration
+	releaseTimeout time.Duration
+	observer       *Observer
+	err            error
+}
+
+// Backoff shapes the waits between acquire attempts: exponential from Base,
+// capped at Cap, each wait drawn uniformly from [0, current) ("full
+// jitter") so that waiters do not retry in lockstep.
+type Backoff struct {
+	Base time.Duration
+	Cap  time.Duration
+	// MaxAttempts bounds the attempts; zero means until the wait runs out.
+	MaxAttempts int
+}
+
+// DefaultBackoff is used when WithBackoff is not given.
+var DefaultBackoff = Backoff{Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}
+
+// WithFencing makes Obtain issue a fence number: the acquire and the INCR of
+// a per-resource counter run in one script, so every acquisition gets a
+// number larger than all earlier ones. The counter key is derived from the
+// lock key so that both hash to the same Cluster slot: a key with a hash tag
+// gets ":fence" appended ("lock:{sku42}" -> "lock:{sku42}:fence"), a key
+// without one is wrapped in a tag ("feed" -> "{feed}:fence").
+func WithFencing() Option {
+	return func(o *options) { o.fencing = true }
+}
+
+// WithFenceKey is WithFencing with an explicit counter key. Obtain fails with
+// ErrCrossSlot, before sending anything, when key and the lock key hash to
+// different Cluster slots; give both the same hash tag.
+func WithFenceKey(key string) Option {
+	return func(o *options) {
+		if key == "" {
+			o.fail(fmt.Errorf("%w: empty fence key", ErrInvalidKey))
+		}
+		o.fencing, o.fenceKey = true, key
+	}
+}
+
+// WithMaxWait lets Obtain retry for up to d. Without it Obtain retries until
+// the context's deadline, and with neither it makes exactly one attempt.
+func WithMaxWait(d time.Duration) Option {
+	return func(o *options) {
+		if d <= 0 {
+			o.fail(fmt.Errorf("%w: max wait %s", ErrInvalidOption, d))
+		}
+		o.maxWait = d
+	}
+}
+
+// WithBackoff replaces DefaultBackoff.
+func WithBackoff(b Backoff) Option {
+	return func(o *options) {
+		if b.Base <= 0 || b.Cap < b.Base || b.MaxAttempts < 0 {
+			o.fail(fmt.Errorf("%w: backoff %+v", ErrInvalidOption, b))
+		}
+		o.backoff = b
+	}
+}
+
+// WithoutFairness turns off the waiter turn (see Obtain), saving its key and
+// the script round trip's extra work at the cost of letting the latest
+// releaser win most races under contention.
+func WithoutFairness() Option {
+	return func(o *options) { o.fair = false }
+}
+
+// WithWatchdog renews the lease every ttl/3 until Release, for at most
+// maxHold in total from the start of the acquisition; after that the lease
+// runs out and the lock's Context is cancelled with ErrLost.
+func WithWatchdog(maxHold time.Duration) Option {
+	return func(o *options) {
+		if maxHold <= 0 {
+			o.fail(fmt.Errorf("%w: watchdog max hold %s", ErrInvalidOption, maxHold))
+		}
+		o.watchdog, o.maxHold = true, maxHold
+	}
+}
+
+// WithReleaseTimeout replaces DefaultReleaseTimeout for the lock's Release.
+func WithReleaseTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d <= 0 {
+			o.fail(fmt.Errorf("%w: release timeout %s", ErrInvalidOption, d))
+		}
+		o.releaseTimeout = d
+	}
+}
+
+// WithObserver reports the lock's events to obs.
+func WithObserver(obs *Observer) Option {
+	return func(o *options) { o.observer = obs }
+}
+
+func (o *options) fail(err error) {
+	if o.err == nil {
+		o.err = err
+	}
+}
+
+func newOptions(opts []Option) options {
+	o := options{backoff: DefaultBackoff, fair: true, releaseTimeout: DefaultReleaseTimeout}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.observer == nil {
+		o.observer = &Observer{}
+	}
+	return o
+}
+
+// delay returns the wait before attempt+1. A waiter that holds the turn
+// polls within Base, since the lock is reserved for it once free.
+func (b Backoff) delay(attempt int, myTurn bool) time.Duration {
+	limit := b.Cap
+	if myTurn {
+		limit = b.Base
+	} else if attempt < 32 {
+		if d := b.Base << (attempt - 1); d > 0 && d < b.Cap {
+			limit = d
+		}
+	}
+	return rand.N(limit) + 1
+}
+
+// turnTTL is how long a waiter's claim on the next turn survives without a
+// poll: long enough for a slow poller, short enough that a vanished waiter
+// holds a free lock back only briefly.
+func (b Backoff) turnTTL() time.Duration {
+	return 250*time.Millisecond + 10*b.Base
+}

@@ -1,0 +1,43 @@
+-- KEYS[1]    lock key
+-- KEYS[2..]  fence counter if ARGV[3] == "1", then the waiter turn key if ARGV[4] ~= ""
+-- ARGV[1]    owner token
+-- ARGV[2]    lease in milliseconds
+-- ARGV[3]    "1" when a fence counter key is passed
+-- ARGV[4]    waiter id claiming the turn key, or "" when not waiting
+-- ARGV[5]    turn reservation lifetime in milliseconds
+-- Returns the fence (or 1 without fencing) when acquired, 0 when not,
+-- and -1 when not acquired but the caller holds the next turn.
+local n = 2
+local fence, turn
+if ARGV[3] == "1" then
+  fence = KEYS[n]
+  n = n + 1
+end
+if ARGV[4] ~= "" then
+  turn = KEYS[n]
+end
+
+local holder = false
+if turn then
+  holder = redis.call("GET", turn)
+  if holder and holder ~= ARGV[4] then
+    -- An earlier waiter holds the next turn: leave a free lock to it.
+    return 0
+  end
+end
+
+if not redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
+  if turn then
+    redis.call("SET", turn, ARGV[4], "PX", ARGV[5])
+    return -1
+  end
+  return 0
+end
+
+if holder then
+  redis.call("DEL", turn)
+end
+if fence then
+  return redis.call("INCR", fence)
+end
+return 1
