@@ -1,0 +1,21 @@
+// Package analyzer is the locklint suite: every analyzer locklint runs, in
+// one list, for drivers (cmd/locklint, the golangci-lint plugin, nogo) to
+// consume. The shared model of Redis commands and lock keys that the
+// passes build on lives in analyzer/lockmodel; the reference lock library
+// that the diagnostics point to lives in analyzer/fix.
+package analyzer
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/passes/setnxexpire"
+	"github.com/locklint/locklint/passes/unconditionaldel"
+)
+
+// Analyzers returns the locklint analyzers, in a stable order.
+func Analyzers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		setnxexpire.Analyzer,
+		unconditionaldel.Analyzer,
+	}
+}

@@ -1,0 +1,242 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// batch is what a pipeline or transaction variable stands for.
+type batch struct {
+	tx      bool
+	watched []ast.Expr // keys of the WATCH whose transaction this is
+}
+
+type builder struct {
+	m    *Model
+	pass *analysis.Pass
+	// batches maps a pipeline/transaction variable (a TxPipelined callback
+	// parameter, the result of TxPipeline()) to what it queues into.
+	batches map[types.Object]*batch
+	// watchTx maps a Watch callback's *Tx parameter to the watched keys.
+	watchTx map[types.Object][]ast.Expr
+	// multi tracks redigo connections between MULTI and EXEC, per function.
+	multi map[multiKey]*batch
+}
+
+type multiKey struct {
+	fn   ast.Node
+	conn types.Object
+}
+
+func (b *builder) collect(insp *inspector.Inspector) {
+	b.batches = map[types.Object]*batch{}
+	b.watchTx = map[types.Object][]ast.Expr{}
+	b.multi = map[multiKey]*batch{}
+	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			continue
+		}
+		client, ok := clientPaths[fn.Pkg().Path()]
+		if !ok {
+			continue
+		}
+		var c *Call
+		switch client {
+		case GoRedis:
+			c = b.goRedis(cur, call, fn)
+		case Redigo:
+			c = b.redigo(cur, call, fn)
+		case Rueidis:
+			c = b.rueidis(cur, call, fn)
+		}
+		if c == nil {
+			continue
+		}
+		c.Client = client
+		c.Module = fn.Pkg().Path()
+		if c.Module == "github.com/redis/rueidis/internal/cmds" {
+			c.Module = "github.com/redis/rueidis"
+		}
+		b.place(cur, c)
+		b.m.Calls = append(b.m.Calls, c)
+		b.m.byID[c.Expr] = c
+	}
+}
+
+// place fills in the enclosing function, file and defer status.
+func (b *builder) place(cur inspector.Cursor, c *Call) {
+	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.File)(nil)) {
+		switch n := f.Node().(type) {
+		case *ast.File:
+			c.File = n
+		case *ast.FuncDecl:
+			if c.Func == nil {
+				c.Func = n
+			}
+			c.Decl = n
+		case *ast.FuncLit:
+			if c.Func == nil {
+				c.Func = n
+			}
+			if !c.Deferred && deferredLit(f) {
+				c.Deferred = true
+			}
+		}
+	}
+	// Climb the chain on the result (rdb.Del(ctx, k).Err()) to its
+	// statement; a chained call is deferred when the statement is a defer.
+	c.Outer = c.Expr
+	for p := cur.Parent(); p.Valid(); p = p.Parent() {
+		switch n := p.Node().(type) {
+		case *ast.SelectorExpr:
+			if n.X != c.Outer {
+				return
+			}
+			continue
+		case *ast.CallExpr:
+			if n.Fun != c.Outer.(ast.Expr) && !isSelOf(n.Fun, c.Outer) {
+				return
+			}
+			c.Outer = n
+			continue
+		case ast.Stmt:
+			c.Stmt = n
+			if _, ok := n.(*ast.DeferStmt); ok {
+				c.Deferred = true
+			}
+		}
+		return
+	}
+}
+
+func isSelOf(fun, x ast.Expr) bool {
+	sel, ok := fun.(*ast.SelectorExpr)
+	return ok && sel.X == x
+}
+
+// deferredLit reports whether the function literal at cur is called by a
+// defer statement: defer func() { ... }().
+func deferredLit(cur inspector.Cursor) bool {
+	p := cur.Parent()
+	call, ok := p.Node().(*ast.CallExpr)
+	if !ok || call.Fun != cur.Node() {
+		return false
+	}
+	d, ok := p.Parent().Node().(*ast.DeferStmt)
+	return ok && d.Call == call
+}
+
+// params maps a callee's parameter names to argument indices.
+func params(fn *types.Func) map[string]int {
+	sig := fn.Type().(*types.Signature)
+	out := make(map[string]int, sig.Params().Len())
+	for i := range sig.Params().Len() {
+		out[sig.Params().At(i).Name()] = i
+	}
+	return out
+}
+
+// arg returns the argument for the named parameter, or nil.
+func arg(call *ast.CallExpr, ps map[string]int, names ...string) ast.Expr {
+	for _, name := range names {
+		if i, ok := ps[name]; ok && i < len(call.Args) {
+			return call.Args[i]
+		}
+	}
+	return nil
+}
+
+// variadic returns the arguments from the named parameter on, or the
+// elements of a []T{...} literal passed to a slice parameter.
+func variadic(call *ast.CallExpr, ps map[string]int, name string) []ast.Expr {
+	i, ok := ps[name]
+	if !ok || i >= len(call.Args) {
+		return nil
+	}
+	if call.Ellipsis.IsValid() {
+		return sliceElems(call.Args[i])
+	}
+	return call.Args[i:]
+}
+
+func sliceElems(e ast.Expr) []ast.Expr {
+	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok {
+		for _, el := range lit.Elts {
+			if _, kv := el.(*ast.KeyValueExpr); kv {
+				return nil
+			}
+		}
+		return lit.Elts
+	}
+	return nil
+}
+
+// constString returns the constant string value of e, if it has one.
+func (b *builder) constString(e ast.Expr) (string, bool) {
+	return constStringOf(b.pass.TypesInfo, e)
+}
+
+func constStringOf(info *types.Info, e ast.Expr) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	return "", false
+}
+
+// noTTL reports whether an expiry argument means "no expiry": constant
+// zero, or a negative constant such as go-redis KeepTTL, which on a key NX
+// just created keeps no TTL at all.
+func (b *builder) noTTL(e ast.Expr) bool {
+	if e == nil {
+		return true
+	}
+	tv, ok := b.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) <= 0
+	}
+	return false
+}
+
+// recvOf returns the receiver expression of a method call.
+func recvOf(call *ast.CallExpr) ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.X
+	}
+	return nil
+}
+
+// objOf returns the object an identifier (possibly parenthesized) denotes.
+func (b *builder) objOf(e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		return b.pass.TypesInfo.ObjectOf(id)
+	}
+	return nil
+}
+
+// upper normalizes a command or flag spelling.
+func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// constInt returns the constant integer value of e, if it has one.
+func (b *builder) constInt(e ast.Expr) (int, bool) {
+	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+		if n, exact := constant.Int64Val(tv.Value); exact && n >= 0 && n < 1<<16 {
+			return int(n), true
+		}
+	}
+	return 0, false
+}

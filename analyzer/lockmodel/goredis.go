@@ -1,0 +1,303 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// goRedisCmd describes one go-redis method: the command it sends and the
+// flags it implies. Arguments are found by parameter name, because v6 and
+// v7 have no ctx parameter and every later argument moves by one.
+type goRedisCmd struct {
+	cmd   Command
+	flags Flags
+}
+
+// goRedisMethods is keyed by method name; the callee must also be declared
+// in one of the go-redis packages (clientPaths), on a client, pipeline or
+// interface type. Script methods are handled apart.
+var goRedisMethods = map[string]goRedisCmd{
+	"SetNX":      {cmd: CmdSetNX, flags: FlagNX},
+	"Set":        {cmd: CmdSet},
+	"SetEx":      {cmd: CmdSet},
+	"SetEX":      {cmd: CmdSet},
+	"SetXX":      {cmd: CmdSet, flags: FlagXX},
+	"SetArgs":    {cmd: CmdSet},
+	"SetIFEQ":    {cmd: CmdSet, flags: FlagIFEQ},
+	"SetIFEQGet": {cmd: CmdSet, flags: FlagIFEQ | FlagGet},
+	"Get":        {cmd: CmdGet},
+	"Del":        {cmd: CmdDel},
+	"Unlink":     {cmd: CmdUnlink},
+	"DelExArgs":  {cmd: CmdDelEx},
+	"Expire":     {cmd: CmdExpire},
+	"ExpireNX":   {cmd: CmdExpire},
+	"ExpireXX":   {cmd: CmdExpire},
+	"ExpireGT":   {cmd: CmdExpire},
+	"ExpireLT":   {cmd: CmdExpire},
+	"PExpire":    {cmd: CmdPExpire},
+	"ExpireAt":   {cmd: CmdExpireAt},
+	"PExpireAt":  {cmd: CmdPExpireAt},
+	"Incr":       {cmd: CmdIncr},
+	"IncrBy":     {cmd: CmdIncr},
+	"Eval":       {cmd: CmdEval},
+	"EvalSha":    {cmd: CmdEval},
+	"EvalRO":     {cmd: CmdEval},
+	"EvalShaRO":  {cmd: CmdEval},
+	"FCall":      {cmd: CmdEval},
+	"FCallRO":    {cmd: CmdEval},
+	"Exec":       {cmd: CmdExec},
+}
+
+// recvTypeName returns the name of the type a method is declared on.
+func recvTypeName(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// namedIn returns the name of t's (pointer-dereferenced) named type when
+// it is declared in a go-redis package.
+func goRedisTypeName(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	if clientPaths[n.Obj().Pkg().Path()] != GoRedis {
+		return ""
+	}
+	return n.Obj().Name()
+}
+
+func (b *builder) goRedis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+	name := fn.Name()
+	ps := params(fn)
+	recv := recvOf(call)
+
+	switch name {
+	case "Pipeline", "TxPipeline":
+		// pipe := rdb.TxPipeline(): remember what pipe queues into.
+		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Rhs[0] == call {
+			if obj := b.objOf(as.Lhs[0]); obj != nil {
+				b.batches[obj] = &batch{tx: name == "TxPipeline", watched: b.watchedVia(recv)}
+			}
+		}
+		return nil
+	case "Pipelined", "TxPipelined":
+		if lit := funcLitArg(call, ps, "fn"); lit != nil {
+			if obj := firstParam(b, lit); obj != nil {
+				b.batches[obj] = &batch{tx: name == "TxPipelined", watched: b.watchedVia(recv)}
+			}
+		}
+		return nil
+	case "Watch":
+		keys := variadic(call, ps, "keys")
+		if lit := funcLitArg(call, ps, "fn"); lit != nil {
+			if obj := firstParam(b, lit); obj != nil {
+				b.watchTx[obj] = keys
+			}
+		}
+		return &Call{Command: CmdWatch, Method: name, Expr: call, Recv: recv, Ctx: arg(call, ps, "ctx"), Keys: keys}
+	}
+
+	if recvTypeName(fn) == "Script" {
+		switch name {
+		case "Run", "RunRO", "Eval", "EvalRO", "EvalSha", "EvalShaRO":
+			c := &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
+			c.Keys = sliceElems(arg(call, ps, "keys"))
+			return c
+		}
+		return nil
+	}
+
+	spec, ok := goRedisMethods[name]
+	if !ok {
+		return nil
+	}
+	c := &Call{Command: spec.cmd, Flags: spec.flags, Method: name, Expr: call, Recv: recv, Ctx: arg(call, ps, "ctx")}
+	switch spec.cmd {
+	case CmdDel, CmdUnlink:
+		c.Keys = variadic(call, ps, "keys")
+	case CmdEval:
+		c.Keys = sliceElems(arg(call, ps, "keys"))
+	case CmdExec:
+	default:
+		if k := arg(call, ps, "key"); k != nil {
+			c.Keys = []ast.Expr{k}
+		}
+	}
+	c.Value = arg(call, ps, "value")
+	c.Match = arg(call, ps, "matchValue")
+	c.TTL = arg(call, ps, "expiration", "tm")
+	switch name {
+	case "SetNX", "Set":
+		c.NoTTL = b.noTTL(c.TTL)
+		if c.NoTTL && name == "Set" {
+			c.TTL = nil
+		}
+	case "SetArgs":
+		b.setArgs(c, arg(call, ps, "a"))
+	case "DelExArgs":
+		b.delExArgs(c, arg(call, ps, "a"))
+	}
+	if c.Command == CmdSetNX && !c.NoTTL {
+		// go-redis sends SET NX PX for a SetNX with a TTL.
+		c.Command = CmdSet
+	}
+	b.queue(c, recv)
+	return c
+}
+
+// queue marks c as queued when recv is a pipeline or transaction.
+func (b *builder) queue(c *Call, recv ast.Expr) {
+	if recv == nil {
+		return
+	}
+	if obj := b.objOf(recv); obj != nil {
+		if bt, ok := b.batches[obj]; ok {
+			c.Queued, c.Tx, c.Watched = true, bt.tx, bt.watched
+			return
+		}
+	}
+	switch goRedisTypeName(b.pass.TypesInfo.TypeOf(recv)) {
+	case "Pipeliner", "Pipeline":
+		c.Queued = true
+	}
+}
+
+// watchedVia returns the watched keys when recv is a Watch callback's *Tx.
+func (b *builder) watchedVia(recv ast.Expr) []ast.Expr {
+	if obj := b.objOf(recv); obj != nil {
+		if keys, ok := b.watchTx[obj]; ok {
+			if keys == nil {
+				return []ast.Expr{}
+			}
+			return keys
+		}
+	}
+	return nil
+}
+
+func funcLitArg(call *ast.CallExpr, ps map[string]int, name string) *ast.FuncLit {
+	lit, _ := ast.Unparen(arg(call, ps, name)).(*ast.FuncLit)
+	return lit
+}
+
+func firstParam(b *builder, lit *ast.FuncLit) types.Object {
+	if lit.Type.Params == nil || len(lit.Type.Params.List) == 0 || len(lit.Type.Params.List[0].Names) == 0 {
+		return nil
+	}
+	return b.pass.TypesInfo.ObjectOf(lit.Type.Params.List[0].Names[0])
+}
+
+// compositeOf returns the composite literal an options argument is, either
+// directly or through a local variable assigned exactly once.
+func (b *builder) compositeOf(e ast.Expr) *ast.CompositeLit {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return lit
+	}
+	if def := b.m.keys.definition(b.objOf(e)); def != nil {
+		if lit, ok := ast.Unparen(def).(*ast.CompositeLit); ok {
+			return lit
+		}
+	}
+	return nil
+}
+
+// setArgs reads a SetArgs{Mode, TTL, ExpireAt, KeepTTL, Get} literal.
+func (b *builder) setArgs(c *Call, a ast.Expr) {
+	lit := b.compositeOf(a)
+	if lit == nil {
+		c.Flags |= FlagUnknown
+		return
+	}
+	c.NoTTL = true
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			c.Flags |= FlagUnknown
+			continue
+		}
+		id, _ := kv.Key.(*ast.Ident)
+		if id == nil {
+			continue
+		}
+		switch id.Name {
+		case "Mode":
+			mode, ok := b.constString(kv.Value)
+			if !ok {
+				c.Flags |= FlagUnknown
+			}
+			switch upper(mode) {
+			case "NX":
+				c.Flags |= FlagNX
+			case "XX":
+				c.Flags |= FlagXX
+			case "IFEQ":
+				c.Flags |= FlagIFEQ
+			}
+		case "MatchValue":
+			c.Match = kv.Value
+		case "TTL", "ExpireAt":
+			if !b.noTTL(kv.Value) || !isConst(b, kv.Value) {
+				c.TTL, c.NoTTL = kv.Value, false
+			}
+		case "KeepTTL":
+			c.Flags |= FlagKeepTTL
+		case "Get":
+			c.Flags |= FlagGet
+		}
+	}
+}
+
+func (b *builder) delExArgs(c *Call, a ast.Expr) {
+	lit := b.compositeOf(a)
+	if lit == nil {
+		c.Flags |= FlagUnknown
+		return
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, _ := kv.Key.(*ast.Ident)
+		if id == nil {
+			continue
+		}
+		switch id.Name {
+		case "Mode":
+			mode, _ := b.constString(kv.Value)
+			if upper(mode) == "IFEQ" {
+				c.Flags |= FlagIFEQ
+			}
+		case "MatchValue":
+			c.Match = kv.Value
+		}
+	}
+}
+
+func isConst(b *builder, e ast.Expr) bool {
+	tv, ok := b.pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil
+}

@@ -1,0 +1,495 @@
+package lockmodel
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// keyIndex answers the two questions every pass asks of a key expression:
+// is it a lock key, and is it the same key as another expression. It uses
+// the type checker and simple local data flow: single definitions of
+// local variables, values stored into struct fields, and helper functions
+// whose results are built from their arguments.
+type keyIndex struct {
+	m *Model
+	// defs is the defining expression of variables assigned exactly once.
+	defs map[types.Object]ast.Expr
+	// assigns lists the positions of every assignment to a variable.
+	assigns map[types.Object][]token.Pos
+	// fieldVals collects the values stored into struct fields.
+	fieldVals map[types.Object][]ast.Expr
+	// funcs maps functions declared in this package to their declarations.
+	funcs map[types.Object]*ast.FuncDecl
+
+	mu  sync.Mutex
+	ids map[types.Object]int
+}
+
+func newKeyIndex(m *Model) *keyIndex {
+	k := &keyIndex{
+		m:         m,
+		defs:      map[types.Object]ast.Expr{},
+		assigns:   map[types.Object][]token.Pos{},
+		fieldVals: map[types.Object][]ast.Expr{},
+		funcs:     map[types.Object]*ast.FuncDecl{},
+		ids:       map[types.Object]int{},
+	}
+	info := m.Pass.TypesInfo
+	multi := map[types.Object]bool{}
+	define := func(id *ast.Ident, val ast.Expr) {
+		obj := info.ObjectOf(id)
+		if obj == nil || id.Name == "_" {
+			return
+		}
+		k.assigns[obj] = append(k.assigns[obj], id.Pos())
+		if _, seen := k.defs[obj]; seen || val == nil {
+			multi[obj] = true
+		}
+		k.defs[obj] = val
+	}
+	for _, f := range m.Pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if obj := info.Defs[n.Name]; obj != nil {
+					k.funcs[obj] = n
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					var val ast.Expr
+					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
+						val = n.Rhs[i]
+					}
+					switch l := ast.Unparen(lhs).(type) {
+					case *ast.Ident:
+						define(l, val)
+					case *ast.SelectorExpr:
+						if sel := info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal && val != nil {
+							k.fieldVals[sel.Obj()] = append(k.fieldVals[sel.Obj()], val)
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					var val ast.Expr
+					if len(n.Values) == len(n.Names) {
+						val = n.Values[i]
+					}
+					if val != nil || len(n.Values) == 0 {
+						define(id, val)
+						if len(n.Values) == 0 {
+							// var x T: the zero value, then assignments.
+							delete(multi, info.ObjectOf(id))
+							delete(k.defs, info.ObjectOf(id))
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					define(id, nil)
+				}
+			case *ast.UnaryExpr:
+				// &x: the variable may change behind our back.
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+					if obj := info.ObjectOf(id); obj != nil {
+						multi[obj] = true
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						define(id, nil)
+					}
+				}
+			case *ast.CompositeLit:
+				k.compositeFields(n)
+			}
+			return true
+		})
+	}
+	for obj := range multi {
+		delete(k.defs, obj)
+	}
+	return k
+}
+
+// compositeFields records T{field: value} as a store into field.
+func (k *keyIndex) compositeFields(lit *ast.CompositeLit) {
+	info := k.m.Pass.TypesInfo
+	t := info.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				if obj := info.ObjectOf(id); obj != nil {
+					k.fieldVals[obj] = append(k.fieldVals[obj], kv.Value)
+				}
+			}
+		} else if i < st.NumFields() {
+			k.fieldVals[st.Field(i)] = append(k.fieldVals[st.Field(i)], el)
+		}
+	}
+}
+
+// definition returns the single defining expression of a local variable
+// that is never reassigned, or nil.
+func (k *keyIndex) definition(obj types.Object) ast.Expr {
+	if obj == nil {
+		return nil
+	}
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	return k.defs[obj]
+}
+
+func (k *keyIndex) idOf(obj types.Object) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n, ok := k.ids[obj]
+	if !ok {
+		n = len(k.ids) + 1
+		k.ids[obj] = n
+	}
+	return "#" + strconv.Itoa(n)
+}
+
+// KeyID renders a key expression into a canonical identity: two key
+// expressions with the same KeyID denote the same Redis key, as far as the
+// type checker and local data flow can tell. Unknown shapes get a unique
+// identity, so they never match anything else.
+func (m *Model) KeyID(e ast.Expr) string {
+	if m.keys == nil || e == nil {
+		return ""
+	}
+	var sb strings.Builder
+	m.keys.render(&sb, e, 0)
+	return sb.String()
+}
+
+const maxDepth = 8
+
+func (k *keyIndex) render(sb *strings.Builder, e ast.Expr, depth int) {
+	info := k.m.Pass.TypesInfo
+	if depth > maxDepth {
+		fmt.Fprintf(sb, "?%d", e.Pos())
+		return
+	}
+	if s, ok := constStringOf(info, e); ok {
+		sb.WriteString(strconv.Quote(s))
+		return
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		k.render(sb, e.X, depth)
+	case *ast.Ident:
+		obj := info.ObjectOf(e)
+		if obj == nil {
+			fmt.Fprintf(sb, "?%d", e.Pos())
+			return
+		}
+		if def := k.definition(obj); def != nil {
+			k.render(sb, def, depth+1)
+			return
+		}
+		if t := recvType(obj); t != "" {
+			// Receivers of different methods of one type are one value
+			// for key identity: l.key in Lock and in Unlock.
+			sb.WriteString("recv(" + t + ")")
+			return
+		}
+		sb.WriteString(k.idOf(obj))
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			k.render(sb, e.X, depth+1)
+			sb.WriteString("." + k.idOf(sel.Obj()))
+			return
+		}
+		// Qualified identifier: pkg.Name.
+		if obj := info.ObjectOf(e.Sel); obj != nil {
+			sb.WriteString(k.idOf(obj))
+			return
+		}
+		fmt.Fprintf(sb, "?%d", e.Pos())
+	case *ast.BinaryExpr:
+		sb.WriteString("(")
+		k.render(sb, e.X, depth+1)
+		sb.WriteString(e.Op.String())
+		k.render(sb, e.Y, depth+1)
+		sb.WriteString(")")
+	case *ast.IndexExpr:
+		k.render(sb, e.X, depth+1)
+		sb.WriteString("[")
+		k.render(sb, e.Index, depth+1)
+		sb.WriteString("]")
+	case *ast.CallExpr:
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			k.render(sb, e.Args[0], depth) // conversion
+			return
+		}
+		k.render(sb, e.Fun, depth+1)
+		sb.WriteString("(")
+		for i, a := range e.Args {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			k.render(sb, a, depth+1)
+		}
+		sb.WriteString(")")
+	default:
+		fmt.Fprintf(sb, "?%d", e.Pos())
+	}
+}
+
+// recvType returns the receiver's type name when obj is a method receiver.
+func recvType(obj types.Object) string {
+	v, ok := obj.(*types.Var)
+	if !ok || v.Kind() != types.RecvVar {
+		return ""
+	}
+	t := v.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// SameKey reports whether a (a key of call ca) and b (of call cb) denote
+// the same Redis key: equal identities, and no variable in them reassigned
+// between the two calls.
+func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	if m.KeyID(a) != m.KeyID(b) {
+		return false
+	}
+	lo, hi := ca.Pos(), cb.Pos()
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	changed := false
+	ast.Inspect(a, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := m.Pass.TypesInfo.ObjectOf(id); obj != nil {
+				for _, p := range m.keys.assigns[obj] {
+					if p > lo && p < hi {
+						changed = true
+					}
+				}
+			}
+		}
+		return !changed
+	})
+	return !changed
+}
+
+// IsLockKey reports whether key, an argument of c, names a lock: a lock
+// word in its expression (see lockish), or the same key acquired with
+// SETNX / SET NX in the same function or by a method of the same type.
+func (m *Model) IsLockKey(c *Call, key ast.Expr) bool {
+	if m.keys == nil || key == nil {
+		return false
+	}
+	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
+		return true
+	}
+	id := m.KeyID(key)
+	for _, o := range m.Calls {
+		if !o.Acquires() || o == c {
+			continue
+		}
+		for _, k := range o.Keys {
+			if m.KeyID(k) != id {
+				continue
+			}
+			if o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, k, c, key) {
+				return true
+			}
+			if strings.Contains(id, "recv(") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lockish looks for a lock word in a key expression: identifiers
+// (variables, constants, fields, parameters, helper functions), constant
+// strings and Sprintf formats, the type a key field belongs to, the single
+// definition of a local variable, values stored into a field, and what a
+// helper function of this package returns.
+func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
+	if e == nil || depth > maxDepth || seen[e] {
+		return false
+	}
+	seen[e] = true
+	w := k.m.Words
+	info := k.m.Pass.TypesInfo
+	if s, ok := constStringOf(info, e); ok && w.MatchText(s) {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return k.lockish(e.X, depth, seen)
+	case *ast.BasicLit:
+		return false
+	case *ast.Ident:
+		if w.MatchText(e.Name) {
+			return true
+		}
+		obj := info.ObjectOf(e)
+		if def := k.definition(obj); def != nil {
+			return k.lockish(def, depth+1, seen)
+		}
+		return false
+	case *ast.SelectorExpr:
+		if w.MatchText(e.Sel.Name) {
+			return true
+		}
+		sel := info.Selections[e]
+		if sel == nil {
+			return false
+		}
+		if sel.Kind() == types.FieldVal {
+			// type RedisLock struct{ key string }: the key of a lock.
+			if n := namedOf(sel.Recv()); n != "" && w.MatchText(n) {
+				return true
+			}
+			for _, v := range k.fieldVals[sel.Obj()] {
+				if k.lockish(v, depth+1, seen) {
+					return true
+				}
+			}
+		}
+		// cfg.locks.prefix: the field's owner names a lock.
+		return k.lockish(e.X, depth+1, seen)
+	case *ast.BinaryExpr:
+		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Y, depth+1, seen)
+	case *ast.IndexExpr:
+		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Index, depth+1, seen)
+	case *ast.CallExpr:
+		return k.lockishCall(e, depth, seen)
+	}
+	return false
+}
+
+func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]bool) bool {
+	w := k.m.Words
+	info := k.m.Pass.TypesInfo
+	if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+		return len(e.Args) == 1 && k.lockish(e.Args[0], depth+1, seen)
+	}
+	for _, a := range e.Args {
+		if k.lockish(a, depth+1, seen) {
+			return true
+		}
+	}
+	var fnObj types.Object
+	switch f := ast.Unparen(e.Fun).(type) {
+	case *ast.Ident:
+		fnObj = info.ObjectOf(f)
+		if w.MatchText(f.Name) {
+			return true
+		}
+	case *ast.SelectorExpr:
+		fnObj = info.ObjectOf(f.Sel)
+		if w.MatchText(f.Sel.Name) {
+			return true
+		}
+		if sel := info.Selections[f]; sel != nil {
+			if n := namedOf(sel.Recv()); n != "" && w.MatchText(n) {
+				return true
+			}
+		}
+	}
+	// A helper of this package: look at what it returns.
+	if decl := k.funcs[fnObj]; decl != nil && decl.Body != nil && !seen[decl] {
+		seen[decl] = true
+		found := false
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if k.lockish(r, depth+1, seen) {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
+// namedOf returns the name of t's named type, through one pointer.
+func namedOf(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// InScope reports whether every variable e mentions is visible at pos, so
+// that e can be copied there by a suggested fix.
+func (m *Model) InScope(e ast.Expr, pos token.Pos) bool {
+	ok := true
+	info := m.Pass.TypesInfo
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if info.Selections[n] != nil {
+				if !m.InScope(n.X, pos) {
+					ok = false
+				}
+				return false
+			}
+		case *ast.FuncLit:
+			ok = false
+		case *ast.Ident:
+			obj := info.ObjectOf(n)
+			if obj == nil {
+				ok = false
+				return false
+			}
+			if obj.Parent() == nil || obj.Parent() == types.Universe || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() {
+				return false
+			}
+			if _, isPkg := obj.(*types.PkgName); isPkg {
+				return false
+			}
+			if obj.Pos() >= pos || !obj.Parent().Contains(pos) {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}

@@ -1,0 +1,264 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Command is a normalized Redis command.
+type Command uint8
+
+// The commands the passes reason about. Everything else a client sends is
+// CmdOther and is recorded only for its position in pipelines.
+const (
+	CmdOther Command = iota
+	CmdSetNX
+	CmdSet
+	CmdGet
+	CmdDel
+	CmdUnlink
+	CmdDelEx
+	CmdExpire
+	CmdPExpire
+	CmdExpireAt
+	CmdPExpireAt
+	CmdIncr
+	CmdEval // EVAL, EVALSHA, EVAL_RO and script Run helpers
+	CmdMulti
+	CmdExec
+	CmdWatch
+)
+
+var commandNames = [...]string{
+	CmdOther:     "OTHER",
+	CmdSetNX:     "SETNX",
+	CmdSet:       "SET",
+	CmdGet:       "GET",
+	CmdDel:       "DEL",
+	CmdUnlink:    "UNLINK",
+	CmdDelEx:     "DELEX",
+	CmdExpire:    "EXPIRE",
+	CmdPExpire:   "PEXPIRE",
+	CmdExpireAt:  "EXPIREAT",
+	CmdPExpireAt: "PEXPIREAT",
+	CmdIncr:      "INCR",
+	CmdEval:      "EVAL",
+	CmdMulti:     "MULTI",
+	CmdExec:      "EXEC",
+	CmdWatch:     "WATCH",
+}
+
+func (c Command) String() string {
+	if int(c) < len(commandNames) {
+		return commandNames[c]
+	}
+	return "OTHER"
+}
+
+// IsExpire reports whether c sets a key's TTL on its own.
+func (c Command) IsExpire() bool {
+	return c == CmdExpire || c == CmdPExpire || c == CmdExpireAt || c == CmdPExpireAt
+}
+
+// IsDelete reports whether c removes keys unconditionally.
+func (c Command) IsDelete() bool { return c == CmdDel || c == CmdUnlink }
+
+// Flags are the options of a SET-family or DELEX command.
+type Flags uint16
+
+// Options recognised on SET and DELEX.
+const (
+	FlagNX Flags = 1 << iota
+	FlagXX
+	FlagIFEQ // owner-checked: SET ... IFEQ, DELEX ... IFEQ
+	FlagKeepTTL
+	FlagGet
+	// FlagUnknown marks options the model could not read (a SetArgs
+	// variable, a spread argument list); passes stay silent on them.
+	FlagUnknown
+)
+
+// Client is a Redis client library.
+type Client uint8
+
+// The client libraries locklint understands.
+const (
+	GoRedis Client = iota + 1
+	Redigo
+	Rueidis
+)
+
+func (c Client) String() string {
+	switch c {
+	case GoRedis:
+		return "go-redis"
+	case Redigo:
+		return "redigo"
+	case Rueidis:
+		return "rueidis"
+	}
+	return "unknown"
+}
+
+// Call is one Redis command found in the source.
+type Call struct {
+	Command Command
+	Flags   Flags
+	Client  Client
+	// Module is the client's import path, e.g. github.com/redis/go-redis/v9.
+	Module string
+	// Method is the client method that sends or builds the command; it is
+	// for suggested fixes, which must know what they rewrite.
+	Method string
+
+	// Expr is the call expression that sends the command (for rueidis, the
+	// builder chain's last call).
+	Expr *ast.CallExpr
+	// Recv is the client, pipeline or connection the command goes through.
+	Recv ast.Expr
+	// Ctx is the context argument, when the API takes one.
+	Ctx ast.Expr
+
+	Keys  []ast.Expr // KEYS: the key(s) the command touches, in order
+	Value ast.Expr   // the value written by SET/SETNX
+	TTL   ast.Expr   // the expiry argument, nil when absent
+	// NoTTL is true when the command sets no expiry: the argument is absent,
+	// constant zero or KeepTTL on a key that NX says did not exist.
+	NoTTL bool
+	// Match is the IFEQ comparison value (SET IFEQ, DELEX IFEQ).
+	Match ast.Expr
+
+	// Queued is true when the command is sent through a pipeline or a
+	// transaction: its result is unknown until the batch executes, so the
+	// commands after it are not conditional on it.
+	Queued bool
+	// Tx is true inside MULTI/EXEC (TxPipeline, TxPipelined, redigo MULTI).
+	Tx bool
+	// Watched holds the keys of an enclosing WATCH when the command is
+	// queued in that WATCH's transaction.
+	Watched []ast.Expr
+
+	// Func is the innermost enclosing function (*ast.FuncDecl or
+	// *ast.FuncLit); Decl is the outermost one, nil at package level.
+	Func ast.Node
+	Decl *ast.FuncDecl
+	// Deferred is true when the call runs at function exit: a defer
+	// statement or a closure that is deferred.
+	Deferred bool
+	File     *ast.File
+	// Stmt is the statement the call is part of, and Outer the largest
+	// expression around the call that only chains on its result
+	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
+	Stmt  ast.Stmt
+	Outer ast.Expr
+}
+
+// Key returns the first key, or nil.
+func (c *Call) Key() ast.Expr {
+	if len(c.Keys) == 0 {
+		return nil
+	}
+	return c.Keys[0]
+}
+
+// Acquires reports whether the call is an acquire: SETNX or SET NX.
+func (c *Call) Acquires() bool {
+	if c.Flags&FlagUnknown != 0 {
+		return false
+	}
+	return c.Command == CmdSetNX || (c.Command == CmdSet && c.Flags&FlagNX != 0)
+}
+
+// Pos and End give the call's range, for ReportRangef.
+func (c *Call) Pos() token.Pos { return c.Expr.Pos() }
+func (c *Call) End() token.Pos { return c.Expr.End() }
+
+// Model is the result of Analyzer: every Redis command in a package.
+type Model struct {
+	Pass  *analysis.Pass
+	Calls []*Call
+	Words *Words
+
+	keys *keyIndex
+	byID map[*ast.CallExpr]*Call
+}
+
+// Relevant reports whether the package can reach a Redis client at all.
+// Passes may return at once when it is false.
+func (m *Model) Relevant() bool { return m.keys != nil }
+
+// CallOf returns the record of a call expression, if it sends a command.
+func (m *Model) CallOf(e *ast.CallExpr) *Call { return m.byID[e] }
+
+// Analyzer builds the Model once per package for every locklint pass.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockmodel",
+	Doc:              "lockmodel: normalize Redis client calls into commands with keys, values and TTLs (internal to locklint)",
+	URL:              "https://github.com/locklint/locklint#how-it-works",
+	Requires:         []*analysis.Analyzer{inspect.Analyzer},
+	Run:              run,
+	ResultType:       reflect.TypeFor[*Model](),
+	RunDespiteErrors: true,
+}
+
+// words is the lock-word flag shared by all passes through the model.
+var words = DefaultWordSet()
+
+func init() {
+	Analyzer.Flags.Var(words, "lockwords", "comma-separated lock words that mark a Redis key as a lock (a plain list replaces the defaults; +word adds, -word removes)")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}}
+	// Fast path: a package that cannot reach a Redis client costs one walk
+	// over its import graph, not its syntax.
+	if !reachesClient(pass.Pkg) {
+		return m, nil
+	}
+	m.keys = newKeyIndex(m)
+	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	b := &builder{m: m, pass: pass}
+	b.collect(insp)
+	return m, nil
+}
+
+// clientPaths are the import paths whose calls the model understands.
+var clientPaths = map[string]Client{
+	"github.com/redis/go-redis/v9":          GoRedis,
+	"github.com/go-redis/redis/v8":          GoRedis,
+	"github.com/go-redis/redis/v7":          GoRedis,
+	"github.com/go-redis/redis":             GoRedis,
+	"github.com/gomodule/redigo/redis":      Redigo,
+	"github.com/redis/rueidis":              Rueidis,
+	"github.com/redis/rueidis/internal/cmds": Rueidis,
+}
+
+// reachesClient reports whether pkg imports a client, directly or through
+// another package (a user type that embeds *redis.Client makes its callers
+// send commands without importing go-redis themselves).
+func reachesClient(pkg *types.Package) bool {
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) bool
+	visit = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if _, ok := clientPaths[p.Path()]; ok {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if visit(q) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(pkg)
+}

@@ -1,0 +1,203 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// redigoCommands maps a command name, as passed to Conn.Do, to the model.
+var redigoCommands = map[string]Command{
+	"SETNX":     CmdSetNX,
+	"SET":       CmdSet,
+	"GET":       CmdGet,
+	"DEL":       CmdDel,
+	"UNLINK":    CmdUnlink,
+	"DELEX":     CmdDelEx,
+	"EXPIRE":    CmdExpire,
+	"PEXPIRE":   CmdPExpire,
+	"EXPIREAT":  CmdExpireAt,
+	"PEXPIREAT": CmdPExpireAt,
+	"INCR":      CmdIncr,
+	"INCRBY":    CmdIncr,
+	"EVAL":      CmdEval,
+	"EVALSHA":   CmdEval,
+	"EVAL_RO":   CmdEval,
+	"FCALL":     CmdEval,
+	"MULTI":     CmdMulti,
+	"EXEC":      CmdExec,
+	"WATCH":     CmdWatch,
+}
+
+// redigo handles Conn.Do/Send/DoContext/DoWithTimeout and the package
+// functions redis.DoContext/DoWithTimeout. The command and its flags are
+// constant strings; anything else leaves the record opaque.
+func (b *builder) redigo(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+	name := fn.Name()
+	ps := params(fn)
+	var conn ast.Expr
+	switch name {
+	case "Do", "Send", "DoContext", "DoWithTimeout":
+		if fn.Type().(*types.Signature).Recv() != nil {
+			if recvTypeName(fn) == "Script" {
+				// (*Script).Do(conn, keysAndArgs...): the key count is
+				// set where the script was made; keys stay unknown.
+				return &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
+			}
+			if !isConnIface(fn) {
+				return nil
+			}
+			conn = recvOf(call)
+		} else {
+			conn = arg(call, ps, "c")
+		}
+	default:
+		return nil
+	}
+	cmdArg := arg(call, ps, "commandName", "cmd")
+	cmdName, ok := b.constString(cmdArg)
+	if !ok {
+		return nil
+	}
+	cmd, ok := redigoCommands[upper(cmdName)]
+	if !ok {
+		cmd = CmdOther
+	}
+	c := &Call{Command: cmd, Method: name, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
+	args := variadic(call, ps, "args")
+	if call.Ellipsis.IsValid() && args == nil {
+		c.Flags |= FlagUnknown
+	}
+	switch cmd {
+	case CmdDel, CmdUnlink, CmdWatch:
+		c.Keys = args
+	case CmdEval:
+		// EVAL script numkeys key... arg...
+		if len(args) >= 2 {
+			if n, ok := b.constInt(args[1]); ok && 2+n <= len(args) {
+				c.Keys = args[2 : 2+n]
+			}
+		}
+	case CmdMulti, CmdExec, CmdOther:
+	default:
+		if len(args) > 0 {
+			c.Keys = args[:1]
+		}
+	}
+	switch cmd {
+	case CmdSetNX:
+		c.Flags |= FlagNX
+		c.NoTTL = true
+		if len(args) > 1 {
+			c.Value = args[1]
+		}
+	case CmdSet:
+		if len(args) > 1 {
+			c.Value = args[1]
+		}
+		b.redigoSetFlags(c, args)
+	case CmdDelEx:
+		if len(args) >= 3 {
+			if f, _ := b.constString(args[1]); upper(f) == "IFEQ" {
+				c.Flags |= FlagIFEQ
+				c.Match = args[2]
+			}
+		}
+	case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
+		if len(args) > 1 {
+			c.TTL = args[1]
+		}
+	}
+	b.redigoBatch(cur, c, conn, name == "Send")
+	return c
+}
+
+// isConnIface reports whether fn is a method of one of redigo's connection
+// interfaces (Conn, ConnWithContext, ConnWithTimeout).
+func isConnIface(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
+
+// redigoSetFlags reads SET key value [NX|XX] [EX s|PX ms|EXAT|PXAT|KEEPTTL]
+// [GET] [IFEQ v].
+func (b *builder) redigoSetFlags(c *Call, args []ast.Expr) {
+	c.NoTTL = true
+	for i := 2; i < len(args); i++ {
+		f, ok := b.constString(args[i])
+		if !ok {
+			c.Flags |= FlagUnknown
+			continue
+		}
+		switch upper(f) {
+		case "NX":
+			c.Flags |= FlagNX
+		case "XX":
+			c.Flags |= FlagXX
+		case "GET":
+			c.Flags |= FlagGet
+		case "KEEPTTL":
+			c.Flags |= FlagKeepTTL
+		case "EX", "PX", "EXAT", "PXAT":
+			if i+1 < len(args) {
+				c.TTL, c.NoTTL = args[i+1], false
+				i++
+			}
+		case "IFEQ":
+			c.Flags |= FlagIFEQ
+			if i+1 < len(args) {
+				c.Match = args[i+1]
+				i++
+			}
+		}
+	}
+}
+
+// redigoBatch tracks Send("MULTI") ... Do("EXEC") and WATCH on one
+// connection within one function: commands sent between them are queued
+// in a transaction, and Send alone queues into the connection's pipeline.
+func (b *builder) redigoBatch(cur inspector.Cursor, c *Call, conn ast.Expr, send bool) {
+	obj := b.objOf(conn)
+	fn := enclosingFunc(cur)
+	key := multiKey{fn: fn, conn: obj}
+	st := b.multi[key]
+	switch c.Command {
+	case CmdWatch:
+		if obj != nil {
+			if st == nil {
+				st = &batch{}
+				b.multi[key] = st
+			}
+			st.watched = append(st.watched, c.Keys...)
+		}
+		return
+	case CmdMulti:
+		if obj != nil {
+			if st == nil {
+				st = &batch{}
+				b.multi[key] = st
+			}
+			st.tx = true
+		}
+		return
+	case CmdExec:
+		delete(b.multi, key)
+		return
+	}
+	if st != nil && st.tx {
+		c.Queued, c.Tx = true, true
+		if st.watched != nil {
+			c.Watched = st.watched
+		}
+		return
+	}
+	c.Queued = send
+}
+
+func enclosingFunc(cur inspector.Cursor) ast.Node {
+	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return f.Node()
+	}
+	return nil
+}

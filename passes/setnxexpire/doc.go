@@ -1,0 +1,36 @@
+// Package setnxexpire defines an Analyzer that reports locks acquired with
+// SETNX (or SET NX without a TTL) whose expiry is set by a separate
+// EXPIRE, or never set at all.
+//
+// # Analyzer setnxexpire
+//
+// setnxexpire: report SETNX followed by a separate EXPIRE, and lock keys acquired with no TTL
+//
+// A lock taken with SETNX and given its TTL by a later EXPIRE is two
+// commands. If the process dies, is killed or loses its connection between
+// them, the key never expires and every later acquire fails forever. The
+// EXPIRE also runs when SETNX failed (always so in a pipeline), so it
+// extends the lease of whoever holds the lock now.
+//
+//	ok, _ := rdb.SetNX(ctx, "lock:job", token, 0).Result()
+//	rdb.Expire(ctx, "lock:job", 30*time.Second) // a crash before this line leaves a permanent lock
+//
+// Set the TTL in the acquire itself, which Redis applies atomically
+// (SET key token NX PX ttl):
+//
+//	ok, _ := rdb.SetNX(ctx, "lock:job", token, 30*time.Second).Result()
+//
+// or use fix.Obtain from github.com/locklint/locklint/analyzer/fix, which
+// also generates a fresh token per acquisition and retries with bounded,
+// jittered backoff.
+//
+// The analyzer also reports SETNX with no expiry at all on a lock key:
+// if the holder dies, the lock is never released. SETNX without a TTL on a
+// key that is not a lock (a one-time marker) is left alone, as is an
+// EXPIRE of the same key in another function, which is a lease renewal
+// (see plainpexpire).
+//
+// The suggested fix moves the TTL into the SetNX call and deletes the
+// EXPIRE statement when the TTL expression is in scope at the SetNX and
+// the EXPIRE is a statement of its own.
+package setnxexpire

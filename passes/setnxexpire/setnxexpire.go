@@ -1,0 +1,104 @@
+package setnxexpire
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports SETNX followed by a separate EXPIRE of the same key,
+// and lock keys acquired with no TTL.
+var Analyzer = &analysis.Analyzer{
+	Name:     "setnxexpire",
+	Doc:      lockmodel.DocOf(doc),
+	URL:      "https://github.com/locklint/locklint#setnxexpire",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	paired := map[*lockmodel.Call]bool{}
+	for _, p := range m.SplitAcquires() {
+		paired[p.Acquire] = true
+		reportPair(pass, m, p)
+	}
+	for _, c := range m.Calls {
+		if !c.Acquires() || !c.NoTTL || paired[c] || !m.IsLockKey(c, c.Key()) {
+			continue
+		}
+		lockmodel.Report(pass, analysis.Diagnostic{
+			Pos: c.Pos(),
+			End: c.End(),
+			Message: fmt.Sprintf("lock key %s acquired with no expiry: if this holder dies the lock is never released; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
+				lockmodel.Source(pass.Fset, c.Key())),
+		})
+	}
+	return nil, nil
+}
+
+func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
+	a, e := p.Acquire, p.Expire
+	line := lockmodel.Line(pass.Fset, e.Pos())
+	why := "a crash between them leaves the key locked forever, and the %s also runs when SETNX fails, extending another holder's lock"
+	if a.Queued {
+		why = "queued together, the %s runs even when SETNX fails and extends another holder's lock"
+	}
+	msg := fmt.Sprintf("SETNX and the %s on line %d are separate commands: "+why+"; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
+		e.Command, line, e.Command)
+	d := analysis.Diagnostic{
+		Pos:     a.Pos(),
+		End:     a.End(),
+		Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: e.Pos(), End: e.End(), Message: fmt.Sprintf("separate %s here", e.Command)}},
+	}
+	if fix, ok := moveTTL(pass, m, a, e); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	lockmodel.Report(pass, d)
+}
+
+// moveTTL builds the fix for go-redis: SetNX(ctx, k, v, 0) gets the
+// EXPIRE's duration, and the EXPIRE statement goes away.
+func moveTTL(pass *analysis.Pass, m *lockmodel.Model, a, e *lockmodel.Call) (analysis.SuggestedFix, bool) {
+	if a.Client != lockmodel.GoRedis || a.Method != "SetNX" || a.TTL == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	if e.Client != lockmodel.GoRedis || (e.Command != lockmodel.CmdExpire && e.Command != lockmodel.CmdPExpire) || e.TTL == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	if !isDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {
+		return analysis.SuggestedFix{}, false
+	}
+	stmt, ok := e.Stmt.(*ast.ExprStmt)
+	if !ok || stmt.X != e.Outer {
+		return analysis.SuggestedFix{}, false
+	}
+	del, ok := lockmodel.DeleteStmt(pass, stmt)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	return analysis.SuggestedFix{
+		Message: fmt.Sprintf("Set the TTL in SetNX and remove the separate %s", e.Command),
+		TextEdits: []analysis.TextEdit{
+			{Pos: a.TTL.Pos(), End: a.TTL.End(), NewText: []byte(lockmodel.Source(pass.Fset, e.TTL))},
+			del,
+		},
+	}, true
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}

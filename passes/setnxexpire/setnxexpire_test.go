@@ -1,0 +1,14 @@
+package setnxexpire_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/internal/testmod"
+	"github.com/locklint/locklint/passes/setnxexpire"
+)
+
+func TestGoRedis(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/goredis")
+}

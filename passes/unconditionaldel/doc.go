@@ -1,0 +1,38 @@
+// Package unconditionaldel defines an Analyzer that reports lock releases
+// that delete the lock key without checking who owns it.
+//
+// # Analyzer unconditionaldel
+//
+// unconditionaldel: report DEL/UNLINK of a lock key with no atomic owner check
+//
+// A lock is released by the holder that took it. A plain DEL does not know
+// who that is: if this holder paused (GC, a slow call, a network stall)
+// past its lease, the key expired and another worker acquired it, and the
+// DEL now deletes that worker's lock. A third worker then gets in too, and
+// mutual exclusion is gone.
+//
+//	defer rdb.Del(ctx, "lock:job")
+//
+// Reading the value first and deleting after a comparison is two round
+// trips and has the same race between them:
+//
+//	if rdb.Get(ctx, key).Val() == token {
+//		rdb.Del(ctx, key) // the lock may have passed to someone else by now
+//	}
+//
+// Release with one atomic, owner-checked command: DELEX key IFEQ token on
+// Redis 8.4+, or the compare-and-delete Lua script on older servers.
+// fix.Release from github.com/locklint/locklint/analyzer/fix does both
+// and picks the one the server supports:
+//
+//	defer fix.Release(ctx, rdb, "lock:job", token)
+//
+// Keys that are not locks (caches, sessions) are left alone, as are
+// releases through a Lua script, DELEX with IFEQ, a GET-compare-DEL queued
+// in the transaction of a WATCH on the key, and cleanup in _test.go files
+// (set -tests to check those too).
+//
+// When the token the lock was acquired with is known at the DEL (the value
+// of a SETNX / SET NX of the same key in the same function, or in a method
+// of the same type), the suggested fix rewrites the call to fix.Release.
+package unconditionaldel

@@ -1,0 +1,144 @@
+package unconditionaldel
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports DEL/UNLINK of a lock key with no atomic owner check.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unconditionaldel",
+	Doc:      lockmodel.DocOf(doc),
+	URL:      "https://github.com/locklint/locklint#unconditionaldel",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+var tests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report deletes in _test.go files")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	for _, c := range m.Calls {
+		if !c.Command.IsDelete() || (!tests && m.IsTestFile(c)) {
+			continue
+		}
+		for _, k := range c.Keys {
+			if !m.IsLockKey(c, k) || watched(m, c, k) {
+				continue
+			}
+			report(pass, m, c, k)
+			break
+		}
+	}
+	return nil, nil
+}
+
+// watched reports whether the delete is queued in the MULTI/EXEC of a
+// WATCH on the same key: if the key changed since the GET, EXEC aborts,
+// so the compare and the delete are atomic.
+func watched(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) bool {
+	if !c.Tx {
+		return false
+	}
+	for _, w := range c.Watched {
+		if m.KeyID(w) == m.KeyID(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// compareRead returns a GET of the same key earlier in the same function:
+// the first half of GET-compare-then-DEL.
+func compareRead(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) *lockmodel.Call {
+	for _, g := range m.Calls {
+		if g.Command == lockmodel.CmdGet && g.Decl == c.Decl && g.Pos() < c.Pos() && m.SameKey(g, g.Key(), c, k) {
+			return g
+		}
+	}
+	return nil
+}
+
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
+	key := lockmodel.Source(pass.Fset, k)
+	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
+	if g := compareRead(m, c, k); g != nil {
+		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and the %s removes that holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete in one step)",
+			lockmodel.Line(pass.Fset, g.Pos()), c.Command, key, c.Command)
+		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
+	} else {
+		d.Message = fmt.Sprintf("lock key %s deleted without an owner check: if this holder's lease expired, %s removes the next holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete)",
+			key, c.Command)
+	}
+	if fix, ok := release(pass, m, c, k); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	lockmodel.Report(pass, d)
+}
+
+// release rewrites a go-redis v9 Del of one key whose token is known into
+// fix.Release(ctx, client, key, token).
+func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
+	if len(c.Keys) != 1 || c.Ctx == nil || c.Queued || m.ClientKind(c) == "" {
+		return analysis.SuggestedFix{}, false
+	}
+	_, token := m.Token(c, k)
+	if token == "" {
+		return analysis.SuggestedFix{}, false
+	}
+	// The rewrite returns an error: it replaces the Del call as a
+	// statement, or its .Err().
+	target := ast.Node(c.Expr)
+	switch {
+	case c.Outer == c.Expr:
+		switch s := c.Stmt.(type) {
+		case *ast.ExprStmt:
+			if s.X != c.Expr {
+				return analysis.SuggestedFix{}, false
+			}
+		case *ast.DeferStmt, *ast.GoStmt:
+		default:
+			return analysis.SuggestedFix{}, false
+		}
+	case isErrCall(c.Outer, c.Expr):
+		target = c.Outer
+	default:
+		return analysis.SuggestedFix{}, false
+	}
+	name, edits, ok := lockmodel.ImportFix(pass, c.File)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
+	text := fmt.Sprintf("%s.Release(%s, %s, %s, %s)", name, src(c.Ctx), src(c.Recv), src(k), token)
+	edits = append([]analysis.TextEdit{{Pos: target.Pos(), End: target.End(), NewText: []byte(text)}}, edits...)
+	return analysis.SuggestedFix{
+		Message:   "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
+		TextEdits: edits,
+	}, true
+}
+
+// isErrCall reports whether outer is inner.Err().
+func isErrCall(outer, inner ast.Expr) bool {
+	call, ok := outer.(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && sel.X == inner && sel.Sel.Name == "Err"
+}
