@@ -230,12 +230,12 @@ func run(pass *analysis.Pass) (any, error) {
 
 // clientPaths are the import paths whose calls the model understands.
 var clientPaths = map[string]Client{
-	"github.com/redis/go-redis/v9":          GoRedis,
-	"github.com/go-redis/redis/v8":          GoRedis,
-	"github.com/go-redis/redis/v7":          GoRedis,
-	"github.com/go-redis/redis":             GoRedis,
-	"github.com/gomodule/redigo/redis":      Redigo,
-	"github.com/redis/rueidis":              Rueidis,
+	"github.com/redis/go-redis/v9":           GoRedis,
+	"github.com/go-redis/redis/v8":           GoRedis,
+	"github.com/go-redis/redis/v7":           GoRedis,
+	"github.com/go-redis/redis":              GoRedis,
+	"github.com/gomodule/redigo/redis":       Redigo,
+	"github.com/redis/rueidis":               Rueidis,
 	"github.com/redis/rueidis/internal/cmds": Rueidis,
 }
 
