@@ -1,0 +1,99 @@
+// Package fix is a small Redis lock library over go-redis v9, the target of
+// locklint's suggested fixes. It works with any redis.UniversalClient:
+// *redis.Client (including failover clients), *redis.ClusterClient and
+// *redis.Ring.
+//
+// # API
+//
+//	l, err := fix.Obtain(ctx, rdb, "lock:{sku42}", 30*time.Second,
+//		fix.WithFencing(), fix.WithMaxWait(5*time.Second))
+//	if err != nil {
+//		return err // errors.Is(err, fix.ErrNotObtained): someone else has it
+//	}
+//	defer l.Release(ctx)
+//	return store.Write(l.Context(), l.Fence(), feed)
+//
+// or, with renewal and release handled:
+//
+//	err := fix.Do(ctx, rdb, "lock:{sku42}", 30*time.Second, func(ctx context.Context) error {
+//		return rebuild(ctx)
+//	})
+//
+// Hand-rolled code that keeps its own token can use the function forms
+// Release(ctx, client, key, token) and Refresh(ctx, client, key, token, ttl).
+//
+// # What it guarantees
+//
+//   - Acquire is SET key token NX PX ttl (or one script doing the same plus
+//     the fence INCR), one round trip per attempt. The token is 128 random
+//     bits from crypto/rand, fresh per acquisition. A lease is always set:
+//     a zero or negative TTL is an error, never a permanent lock.
+//   - Release and Refresh act only for the token's owner and never
+//     recreate an expired key. Release uses DELEX key IFEQ token on servers
+//     that have it (Redis 8.4+) and a compare-and-delete script elsewhere;
+//     Refresh uses SET key token IFEQ token PX ttl or a compare-and-PEXPIRE
+//     script. Support is learnt from the first reply, per client and per
+//     Cluster or Ring node, and then costs nothing. A key that does not hold
+//     the token gives ErrNotHeld.
+//   - Release runs even when the caller's context is cancelled: it is
+//     detached from cancellation and bounded by a timeout (2 s by default).
+//     Once a Lock is released or found not held, later calls send nothing.
+//   - Obtain never waits unboundedly: it needs a context deadline or
+//     WithMaxWait, otherwise it tries once. Retries back off exponentially
+//     with full jitter and stop when the context ends; waiting callers take
+//     turns, so the releaser does not win every race (see Obtain).
+//   - With WithFencing, each acquisition gets a fence number greater than
+//     every earlier one for that counter. The acquire and the INCR run in
+//     one script, so a fence is issued only with ownership. Lock and counter
+//     keys share a hash tag, hence a Cluster slot; a caller-supplied counter
+//     key in another slot is rejected with ErrCrossSlot before anything is
+//     sent.
+//   - Lock.Context ends, with cause ErrLost, when a renewal finds the key
+//     gone or the local lease (Until) runs out; the lease is measured from
+//     the start of the attempt that won, on the monotonic clock, so it ends
+//     no later than the server's copy does.
+//   - Bad input (nil client, empty key or token, bad TTL, invalid options,
+//     an already-cancelled context in Obtain or Refresh) returns a sentinel
+//     error before any command is sent.
+//
+// # What it does not guarantee
+//
+//   - A lease is not mutual exclusion. A holder paused (GC, CPU starvation,
+//     a slow call) past its lease keeps running while the next owner works.
+//     Context and the watchdog narrow that window; they cannot close it.
+//   - Fencing protects only a resource that checks the fence: it must
+//     reject a write whose fence is not greater than the last it accepted,
+//     atomically with the write (see FencedResource for the SQL form).
+//   - Redis replication is asynchronous. A failover can lose a lock (two
+//     owners at once) and recent fence increments (a fence issued twice, or
+//     numbers going backwards until the counter passes them again). The
+//     downstream check turns the latter into rejected writes, not corrupt
+//     ones. Needs beyond that call for a sequence source with stronger
+//     failover guarantees.
+//   - The fence counter must live forever: it has no TTL, and it must not
+//     be evicted (use noeviction or a volatile-* maxmemory policy) or
+//     deleted, or fences start again at 1 and every write is rejected as
+//     stale.
+//   - This is a single-instance lock, not Redlock.
+//
+// # Keys
+//
+// Besides the lock key, WithFencing uses a counter key and waiting callers
+// a short-lived turn key (PX, at most about 250 ms plus 10 backoff bases
+// after the last waiter's poll). Both are derived to share the lock key's
+// slot: "lock:{sku42}" -> "lock:{sku42}:fence" and "lock:{sku42}:turn";
+// a key without a hash tag is wrapped, "feed" -> "{feed}:fence" and
+// "{feed}:turn".
+//
+// # ACL
+//
+// A restricted user needs, on the lock, fence and turn keys:
+//
+//	+set +get +del +pexpire +incr +eval +evalsha
+//
+// plus +delex on Redis 8.4 and later (without it, release falls back to the
+// script; GET, DEL, PEXPIRE and INCR are called from inside the scripts,
+// which Redis checks against the user too). The library sends no SCRIPT
+// LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A Cluster
+// client itself also needs +cluster|slots.
+package fix
