@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -66,6 +67,9 @@ func (b *builder) collect(insp *inspector.Inspector) {
 			c.Module = "github.com/redis/rueidis"
 		}
 		b.place(cur, c)
+		if c.Command == CmdGet {
+			c.Compared = b.compared(cur, c)
+		}
 		b.m.Calls = append(b.m.Calls, c)
 		b.m.byID[c.Expr] = c
 	}
@@ -102,7 +106,7 @@ func (b *builder) place(cur inspector.Cursor, c *Call) {
 			}
 			continue
 		case *ast.CallExpr:
-			if n.Fun != c.Outer.(ast.Expr) && !isSelOf(n.Fun, c.Outer) {
+			if n.Fun != c.Outer && !isSelOf(n.Fun, c.Outer) && !b.replyHelper(n, c.Outer) {
 				return
 			}
 			c.Outer = n
@@ -239,4 +243,63 @@ func (b *builder) constInt(e ast.Expr) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// compared reports whether a GET's reply is compared with == or !=: as an
+// operand (rdb.Get(ctx, k).Val() == token), or through a variable it is
+// assigned to (v, err := rdb.Get(ctx, k).Result(); if v != token).
+func (b *builder) compared(cur inspector.Cursor, c *Call) bool {
+	var vars []types.Object
+	switch s := c.Stmt.(type) {
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 && s.Rhs[0] == c.Outer && len(s.Lhs) > 0 {
+			if obj := b.objOf(s.Lhs[0]); obj != nil {
+				vars = append(vars, obj)
+			}
+		}
+	case *ast.IfStmt, *ast.ReturnStmt, *ast.ExprStmt, *ast.SwitchStmt:
+	}
+	if s, ok := c.Stmt.(*ast.IfStmt); ok {
+		if as, ok := s.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && as.Rhs[0] == c.Outer && len(as.Lhs) > 0 {
+			if obj := b.objOf(as.Lhs[0]); obj != nil {
+				vars = append(vars, obj)
+			}
+		}
+	}
+	body := c.Func
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if found || !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+			return !found
+		}
+		for _, side := range []ast.Expr{be.X, be.Y} {
+			side = ast.Unparen(side)
+			if side == c.Outer {
+				found = true
+			}
+			if obj := b.objOf(side); obj != nil {
+				for _, v := range vars {
+					if v == obj {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// replyHelper reports whether call is a redigo reply conversion such as
+// redis.String(conn.Do(...)) applied to x.
+func (b *builder) replyHelper(call *ast.CallExpr, x ast.Expr) bool {
+	if len(call.Args) == 0 || call.Args[0] != x {
+		return false
+	}
+	fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && clientPaths[fn.Pkg().Path()] == Redigo && fn.Type().(*types.Signature).Recv() == nil
 }

@@ -157,6 +157,9 @@ type Call struct {
 	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
 	Stmt  ast.Stmt
 	Outer ast.Expr
+	// Compared is true for a GET whose reply is compared with == or !=,
+	// directly or through the variable it is assigned to: an owner check.
+	Compared bool
 }
 
 // Key returns the first key, or nil.

@@ -12,3 +12,15 @@ import (
 func TestGoRedis(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/goredis")
 }
+
+func TestRedigo(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/redigo")
+}
+
+func TestRueidis(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/rueidis")
+}
+
+func TestOlderGoRedis(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/oldgoredis")
+}

@@ -38,10 +38,16 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, k := range c.Keys {
-			if !m.IsLockKey(c, k) || watched(m, c, k) {
+			if watched(m, c, k) {
 				continue
 			}
-			report(pass, m, c, k)
+			// A GET whose reply is compared, then a DEL: the hand-rolled
+			// owner check marks the key as a lock whatever its name.
+			g := compareRead(m, c, k)
+			if !m.IsLockKey(c, k) && (g == nil || !g.Compared) {
+				continue
+			}
+			report(pass, m, c, k, g)
 			break
 		}
 	}
@@ -74,10 +80,10 @@ func compareRead(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) *lockmodel.C
 	return nil
 }
 
-func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
 	key := lockmodel.Source(pass.Fset, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
-	if g := compareRead(m, c, k); g != nil {
+	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and the %s removes that holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete in one step)",
 			lockmodel.Line(pass.Fset, g.Pos()), c.Command, key, c.Command)
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}

@@ -1,0 +1,26 @@
+package unconditionaldel_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/internal/testmod"
+	"github.com/locklint/locklint/passes/unconditionaldel"
+)
+
+func TestGoRedis(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/goredis")
+}
+
+func TestRedigo(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/redigo")
+}
+
+func TestRueidis(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/rueidis")
+}
+
+func TestOlderGoRedis(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/oldgoredis")
+}
