@@ -162,7 +162,9 @@ func StartCluster(t testing.TB, n int) []string {
 
 // Miniredis starts an in-process miniredis whose key expiry follows the real
 // clock: miniredis only expires keys when told time has passed, so a
-// goroutine forwards it every few milliseconds until the test ends.
+// goroutine forwards it every few milliseconds until the test ends. A key
+// set between two steps loses the part of the step before it was set, so
+// keys can expire up to one step (more when the goroutine is starved) early.
 func Miniredis(t testing.TB) *miniredis.Miniredis {
 	t.Helper()
 	m := miniredis.RunT(t)
@@ -185,7 +187,8 @@ func RealClock(m *miniredis.Miniredis) (stop func()) {
 			select {
 			case <-done:
 				return
-			case now := <-tick.C:
+			case <-tick.C:
+				now := time.Now()
 				m.SetTime(now)
 				m.FastForward(now.Sub(last))
 				last = now
