@@ -1,0 +1,229 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locklint/locklint/analyzer"
+)
+
+// finding is one diagnostic reduced to what the examples' BUG markers say.
+type finding struct {
+	File     string // relative to the repository root
+	Line     int
+	Analyzer string
+}
+
+func (f finding) String() string { return fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Analyzer) }
+
+var root = func() string { r, _ := filepath.Abs(filepath.Join("..", "..")); return r }()
+
+func buildTool(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "locklint")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// expected reads the BUG(analyzer) markers under examples/, for the
+// analyzers the suite has.
+func expected(t *testing.T, dir string) []finding {
+	t.Helper()
+	enabled := map[string]bool{}
+	for _, a := range analyzer.Analyzers() {
+		enabled[a.Name] = true
+	}
+	marker := regexp.MustCompile(`// BUG\((\w+)\)`)
+	var out []finding
+	err := filepath.WalkDir(filepath.Join(dir, "examples"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for line := 1; sc.Scan(); line++ {
+			for _, m := range marker.FindAllStringSubmatch(sc.Text(), -1) {
+				if enabled[m[1]] {
+					rel, _ := filepath.Rel(dir, path)
+					out = append(out, finding{rel, line, m[1]})
+				}
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortFindings(out)
+	return out
+}
+
+func sortFindings(fs []finding) {
+	slices.SortFunc(fs, func(a, b finding) int { return strings.Compare(a.String(), b.String()) })
+}
+
+var posn = regexp.MustCompile(`^(.*):(\d+):(\d+)$`)
+
+// parseJSON reads multichecker's -json output.
+func parseJSON(t *testing.T, dir string, data []byte) []finding {
+	t.Helper()
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(data, &tree); err != nil {
+		t.Fatalf("bad -json output: %v\n%s", err, data)
+	}
+	var out []finding
+	for _, byAnalyzer := range tree {
+		for name, raw := range byAnalyzer {
+			var diags []struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal(raw, &diags); err != nil {
+				t.Fatalf("%s: %s (%v)", name, raw, err)
+			}
+			for _, d := range diags {
+				m := posn.FindStringSubmatch(d.Posn)
+				if m == nil {
+					t.Fatalf("bad position %q", d.Posn)
+				}
+				rel, _ := filepath.Rel(dir, m[1])
+				var line int
+				fmt.Sscan(m[2], &line)
+				out = append(out, finding{rel, line, name})
+			}
+		}
+	}
+	sortFindings(out)
+	return out
+}
+
+func TestStandaloneOnExamples(t *testing.T) {
+	bin := buildTool(t)
+	cmd := exec.Command(bin, "-json", "./examples/...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("locklint -json: %v\n%s", err, out)
+	}
+	got, want := parseJSON(t, root, out), expected(t, root)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings differ from the BUG markers\ngot:\n%s\nwant:\n%s", join(got), join(want))
+	}
+
+	// Without -json, findings exit 3.
+	cmd = exec.Command(bin, "./examples/...")
+	cmd.Dir = root
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+		t.Errorf("locklint ./examples/...: got %v, want exit status 3", err)
+	}
+}
+
+func TestVettoolOnExamples(t *testing.T) {
+	bin := buildTool(t)
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "./examples/...")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("go vet -vettool reported nothing on the examples")
+	}
+	var got []finding
+	// Related information is printed as indented lines; skip it.
+	re := regexp.MustCompile(`(?m)^(\S+\.go):(\d+):\d+: [^\t]`)
+	for _, m := range re.FindAllStringSubmatch(string(out), -1) {
+		path := m[1]
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		rel, _ := filepath.Rel(root, path)
+		var line int
+		fmt.Sscan(m[2], &line)
+		got = append(got, finding{File: rel, Line: line})
+	}
+	want := expected(t, root)
+	for i := range want {
+		want[i].Analyzer = "" // go vet's text output does not name the analyzer
+	}
+	sortFindings(got)
+	sortFindings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("go vet -vettool findings differ from the BUG markers\ngot:\n%s\nwant:\n%s\noutput:\n%s", join(got), join(want), out)
+	}
+}
+
+// TestFixOnExamplesCopy applies every suggested fix to a copy of the
+// module, checks that the result builds, and that only findings without a
+// fix remain.
+func TestFixOnExamplesCopy(t *testing.T) {
+	bin := buildTool(t)
+	dir := t.TempDir()
+	for _, p := range []string{"go.mod", "go.sum", "analyzer", "examples"} {
+		cp := exec.Command("cp", "-r", filepath.Join(root, p), filepath.Join(dir, p))
+		if out, err := cp.CombinedOutput(); err != nil {
+			t.Fatalf("copy %s: %v\n%s", p, err, out)
+		}
+	}
+	run := func(args ...string) []byte {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		out, _ := cmd.Output()
+		return out
+	}
+	before := parseJSON(t, dir, run("-json", "./examples/..."))
+	run("-fix", "./examples/...")
+	build := exec.Command("go", "build", "./examples/...")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("fixed examples do not build: %v\n%s", err, out)
+	}
+	after := parseJSON(t, dir, run("-json", "./examples/..."))
+	if len(after) >= len(before) {
+		t.Errorf("-fix fixed nothing: %d findings before, %d after", len(before), len(after))
+	}
+	count := func(fs []finding) map[[2]string]int {
+		m := map[[2]string]int{}
+		for _, f := range fs {
+			m[[2]string{f.File, f.Analyzer}]++
+		}
+		return m
+	}
+	b := count(before)
+	for k, n := range count(after) {
+		if n > b[k] {
+			t.Errorf("%s: %s: %d findings after -fix, %d before", k[0], k[1], n, b[k])
+		}
+	}
+	t.Logf("%d findings before -fix, %d after", len(before), len(after))
+}
+
+func TestVersion(t *testing.T) {
+	bin := buildTool(t)
+	out, err := exec.Command(bin, "-version").Output()
+	if err != nil || !bytes.HasPrefix(out, []byte("locklint ")) {
+		t.Fatalf("locklint -version: %q, %v", out, err)
+	}
+}
+
+func join(fs []finding) string {
+	var sb strings.Builder
+	for _, f := range fs {
+		sb.WriteString("  " + f.String() + "\n")
+	}
+	return sb.String()
+}
