@@ -8,6 +8,7 @@ package analyzer
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/passes/plainpexpire"
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/unconditionaldel"
 )
@@ -17,5 +18,6 @@ func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		setnxexpire.Analyzer,
 		unconditionaldel.Analyzer,
+		plainpexpire.Analyzer,
 	}
 }

@@ -1,0 +1,44 @@
+package lockmodel
+
+import "go/ast"
+
+// Renews reports whether c sets the lease of a key that may already exist
+// without checking who holds it: an EXPIRE-family command, or a SET that
+// neither requires the key to be absent (NX) nor compares its value (IFEQ).
+// Options the model could not read make it false, so passes stay silent.
+func (c *Call) Renews() bool {
+	return c.Command.IsExpire() || c.Overwrites()
+}
+
+// Overwrites reports whether c is a SET with no NX and no IFEQ: it replaces
+// the value of the key whoever wrote it.
+func (c *Call) Overwrites() bool {
+	return c.Command == CmdSet && c.Flags&(FlagNX|FlagIFEQ|FlagUnknown) == 0
+}
+
+// Watches reports whether c is queued in the MULTI/EXEC of a WATCH on key:
+// if the key changed after the WATCH, EXEC aborts, so a read before the
+// transaction and the queued write act as one step.
+func (m *Model) Watches(c *Call, key ast.Expr) bool {
+	if !c.Tx || key == nil {
+		return false
+	}
+	id := m.KeyID(key)
+	for _, w := range c.Watched {
+		if m.KeyID(w) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// CompareRead returns a GET of key earlier in c's function: the first
+// half of a read-compare-then-write done in two round trips.
+func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
+	for _, g := range m.Calls {
+		if g.Command == CmdGet && g.Decl == c.Decl && g.Pos() < c.Pos() && m.SameKey(g, g.Key(), c, key) {
+			return g
+		}
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+// Package plainpexpire defines an Analyzer that reports lock leases
+// extended or rewritten without an atomic check of who holds the lock.
+//
+// # Analyzer plainpexpire
+//
+// plainpexpire: report EXPIRE/PEXPIRE and plain SET of a lock key with no atomic owner check
+//
+// A lease renewal (a watchdog, a Refresh or Extend method) must extend the
+// lock only while this holder still owns it. A plain PEXPIRE does not
+// know who that is: if this holder paused (GC, a slow call, a network
+// stall) past its lease, the key expired and another worker acquired it,
+// and the PEXPIRE now extends that worker's lock. If this holder then
+// crashes, the other worker's lease is whatever this one asked for.
+//
+//	for range ticker.C {
+//		rdb.PExpire(ctx, "lock:job", 30*time.Second) // extends whoever holds the lock now
+//	}
+//
+// Reading the value first and extending after a comparison is two round
+// trips and has the same race between them:
+//
+//	if rdb.Get(ctx, key).Val() == token {
+//		rdb.PExpire(ctx, key, ttl) // the lock may have passed to someone else by now
+//	}
+//
+// A SET of a lock key without NX (to renew it, or as the acquire itself)
+// is worse: it overwrites whoever holds the lock with this holder's value.
+//
+// Renew with one atomic, owner-checked command: SET key token IFEQ token
+// PX ttl on servers that have it, or a compare-and-PEXPIRE Lua script.
+// fix.Refresh and (*fix.Lock).Refresh from
+// github.com/locklint/locklint/analyzer/fix do that and pick what the
+// server supports:
+//
+//	for range ticker.C {
+//		if err := fix.Refresh(ctx, rdb, "lock:job", token, 30*time.Second); err != nil {
+//			return err // the lock is lost: stop the work it protects
+//		}
+//	}
+//
+// Keys that are not locks (sessions, caches, rate limits) are left alone,
+// as are renewals through a Lua script, SET with IFEQ (go-redis SetIFEQ,
+// SetArgs with Mode IFEQ), a GET-compare-PEXPIRE queued in the
+// transaction of a WATCH on the key, an EXPIRE that setnxexpire already
+// reports as the second half of SETNX-then-EXPIRE, and writes in _test.go
+// files, which often set up a lock held by someone else (set -tests to
+// check those too).
+//
+// When the token the lock was acquired with is known at the renewal (the
+// value of a SETNX / SET NX of the same key in the same function, or in a
+// method of the same type) and the call is a go-redis v9 Expire or
+// PExpire with a duration, the suggested fix rewrites it to fix.Refresh.
+package plainpexpire

@@ -1,0 +1,150 @@
+package plainpexpire
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lease renewals of a lock key with no atomic owner check.
+var Analyzer = &analysis.Analyzer{
+	Name:     "plainpexpire",
+	Doc:      lockmodel.DocOf(doc),
+	URL:      "https://github.com/locklint/locklint#plainpexpire",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+var tests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report renewals in _test.go files")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	// The EXPIRE of SETNX-then-EXPIRE is setnxexpire's finding.
+	paired := map[*lockmodel.Call]bool{}
+	for _, p := range m.SplitAcquires() {
+		paired[p.Expire] = true
+	}
+	for _, c := range m.Calls {
+		if !c.Renews() || paired[c] || (!tests && m.IsTestFile(c)) {
+			continue
+		}
+		k := c.Key()
+		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) {
+			continue
+		}
+		report(pass, m, c, k)
+	}
+	return nil, nil
+}
+
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
+	key := lockmodel.Source(pass.Fset, k)
+	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
+	g := m.CompareRead(c, k)
+	switch {
+	case g != nil:
+		what := fmt.Sprintf("the %s extends that holder's lease", c.Command)
+		if c.Overwrites() {
+			what = "the SET overwrites that holder's lock"
+		}
+		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and %s; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE in one step)",
+			lockmodel.Line(pass.Fset, g.Pos()), c.Command, key, what)
+		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
+	case c.Overwrites() && acquiredElsewhere(m, c, k):
+		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds the lock now: if this holder's lease expired, it takes the lock from the next holder; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE)",
+			key)
+	case c.Overwrites():
+		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds the lock now, so two workers both think they hold it; acquire with SET NX PX (fix.Obtain) and renew with fix.Refresh",
+			key)
+	default:
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check: if this holder's lease expired and another worker acquired the lock, this extends that worker's lease; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE in one step)",
+			c.Command, key)
+	}
+	if fix, ok := refresh(pass, m, c, k); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	lockmodel.Report(pass, d)
+}
+
+// acquiredElsewhere reports whether the package acquires the same key with
+// SETNX / SET NX, which makes a plain SET of it a renewal.
+func acquiredElsewhere(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) bool {
+	id := m.KeyID(k)
+	for _, a := range m.Calls {
+		if a != c && a.Acquires() && a.Key() != nil && m.KeyID(a.Key()) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// refresh rewrites a go-redis v9 Expire or PExpire whose token is known
+// into fix.Refresh(ctx, client, key, token, ttl). EXPIREAT and PEXPIREAT
+// take a time, not a lease length, and are left to the reader.
+func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
+	if c.Method != "Expire" && c.Method != "PExpire" {
+		return analysis.SuggestedFix{}, false
+	}
+	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !isDuration(pass.TypesInfo.TypeOf(c.TTL)) {
+		return analysis.SuggestedFix{}, false
+	}
+	_, token := m.Token(c, k)
+	if token == "" {
+		return analysis.SuggestedFix{}, false
+	}
+	// fix.Refresh returns an error: it replaces the call as a statement,
+	// or its .Err().
+	target := ast.Node(c.Expr)
+	switch {
+	case c.Outer == c.Expr:
+		s, ok := c.Stmt.(*ast.ExprStmt)
+		if !ok || s.X != c.Expr {
+			return analysis.SuggestedFix{}, false
+		}
+	case isErrCall(c.Outer, c.Expr):
+		target = c.Outer
+	default:
+		return analysis.SuggestedFix{}, false
+	}
+	name, edits, ok := lockmodel.ImportFix(pass, c.File)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
+	text := fmt.Sprintf("%s.Refresh(%s, %s, %s, %s, %s)", name, src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
+	edits = append([]analysis.TextEdit{{Pos: target.Pos(), End: target.End(), NewText: []byte(text)}}, edits...)
+	return analysis.SuggestedFix{
+		Message:   "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
+		TextEdits: edits,
+	}, true
+}
+
+// isErrCall reports whether outer is inner.Err().
+func isErrCall(outer, inner ast.Expr) bool {
+	call, ok := outer.(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && sel.X == inner && sel.Sel.Name == "Err"
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}

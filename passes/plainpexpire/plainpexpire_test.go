@@ -1,0 +1,22 @@
+package plainpexpire_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/internal/testmod"
+	"github.com/locklint/locklint/passes/plainpexpire"
+)
+
+func run(t *testing.T, pkg string) {
+	t.Helper()
+	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), plainpexpire.Analyzer, "locklint.test/plainpexpire/"+pkg)
+}
+
+func TestGoRedisV9Watchdog(t *testing.T)     { run(t, "goredis") }
+func TestGoRedisV8Extend(t *testing.T)       { run(t, "goredisv8") }
+func TestRedigoDoPExpire(t *testing.T)       { run(t, "redigo") }
+func TestRueidisBuilderPexpire(t *testing.T) { run(t, "rueidis") }
+func TestGetCompareThenPExpire(t *testing.T) { run(t, "comparethen") }
+func TestPlainSetOfLockKey(t *testing.T)     { run(t, "plainset") }

@@ -1,0 +1,47 @@
+package goredisv8
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-redis/redis/v8"
+)
+
+// Lease is a lock handle of the kind many services write by hand.
+type Lease struct {
+	client redis.UniversalClient
+	name   string
+	id     string
+	ttl    time.Duration
+}
+
+func lockName(resource string) string { return "locks/" + resource }
+
+func NewLease(c redis.UniversalClient, resource, id string) *Lease {
+	return &Lease{client: c, name: lockName(resource), id: id, ttl: 20 * time.Second}
+}
+
+func (l *Lease) Acquire(ctx context.Context) (bool, error) {
+	return l.client.SetNX(ctx, l.name, l.id, l.ttl).Result()
+}
+
+// v8 has no fix.Refresh rewrite: fix is written for v9.
+func (l *Lease) Renew(ctx context.Context) (bool, error) {
+	return l.client.PExpire(ctx, l.name, l.ttl).Result() // want `PEXPIRE of lock key l.name without an owner check`
+}
+
+func (l *Lease) RenewAt(ctx context.Context, at time.Time) error {
+	return l.client.PExpireAt(ctx, l.name, at).Err() // want `PEXPIREAT of lock key l.name without an owner check`
+}
+
+// Near miss: a cache entry's TTL is refreshed on read.
+func (l *Lease) touchCache(ctx context.Context, key string) {
+	l.client.Expire(ctx, "cache:"+key, time.Minute)
+}
+
+// Near miss: renewal through EVAL.
+func (l *Lease) RenewChecked(ctx context.Context) (bool, error) {
+	n, err := l.client.Eval(ctx, `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`,
+		[]string{l.name}, l.id, l.ttl.Milliseconds()).Int()
+	return n == 1, err
+}
