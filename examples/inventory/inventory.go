@@ -24,7 +24,7 @@ type Store struct {
 // NewStore returns a store over rdb.
 func NewStore(rdb *redis.Client) *Store { return &Store{rdb: rdb} }
 
-func skuLock(sku string) string { return "inventory:{" + sku + "}:lock" }
+func skuLock(sku string) string  { return "inventory:{" + sku + "}:lock" }
 func skuStock(sku string) string { return "inventory:{" + sku + "}:stock" }
 
 // ReserveNaive retries until it holds the lock, then releases with a
