@@ -1,6 +1,7 @@
 package fix_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -81,4 +82,48 @@ func TestFencedResourceRejectsStaleWrites(t *testing.T) {
 	if f, v := r.Load(); f != 2 || v != "b" {
 		t.Fatalf("Load = %d, %q", f, v)
 	}
+}
+
+// TestStaleWriterIsRejectedByFence is the examples/stalewriter lab: A
+// pauses past its 300 ms lease, B takes over with a later fence, and only
+// the fence keeps A's late write out.
+func TestStaleWriterIsRejectedByFence(t *testing.T) {
+	eachServer(t, func(t *testing.T, s target) {
+		ctx := ctxT(t)
+		const key = "lab:lock:{sku42}"
+		var resource fix.FencedResource[string]
+		a, err := fix.Obtain(ctx, s.client, key, 300*time.Millisecond, fix.WithFencing())
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(450 * time.Millisecond)
+		if !errors.Is(context.Cause(a.Context()), fix.ErrLost) {
+			t.Errorf("A's context cause = %v, want ErrLost", context.Cause(a.Context()))
+		}
+		b, err := fix.Obtain(ctx, s.client, key, 5*time.Second, fix.WithFencing())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Fence() <= a.Fence() {
+			t.Fatalf("fences A=%d B=%d", a.Fence(), b.Fence())
+		}
+		if err := resource.Write(b.Fence(), "worker-B"); err != nil {
+			t.Fatalf("B's write: %v", err)
+		}
+		if err := resource.Write(a.Fence(), "worker-A"); !errors.Is(err, fix.ErrStaleFence) {
+			t.Fatalf("A's stale write: %v", err)
+		}
+		if err := a.Release(ctx); !errors.Is(err, fix.ErrNotHeld) {
+			t.Fatalf("A's release after expiry: %v", err)
+		}
+		if got := s.admin.Get(ctx, key).Val(); got != b.Token() {
+			t.Fatalf("B no longer owns the lock: %q", got)
+		}
+		if err := b.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if f, v := resource.Load(); f != b.Fence() || v != "worker-B" {
+			t.Errorf("resource = %q@%d", v, f)
+		}
+	})
 }
