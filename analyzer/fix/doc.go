@@ -79,8 +79,8 @@
 // # Keys
 //
 // Besides the lock key, WithFencing uses a counter key and waiting callers
-// a short-lived turn key (PX, at most about 250 ms plus 10 backoff bases
-// after the last waiter's poll). Both are derived to share the lock key's
+// a short-lived turn key (PX, 250 ms plus ten backoff bases after the last
+// waiter's poll). Both are derived to share the lock key's
 // slot: "lock:{sku42}" -> "lock:{sku42}:fence" and "lock:{sku42}:turn";
 // a key without a hash tag is wrapped, "feed" -> "{feed}:fence" and
 // "{feed}:turn".

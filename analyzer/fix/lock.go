@@ -59,9 +59,10 @@ const (
 // claims a short-lived turn key next to the lock key, and a free lock is
 // left to the holder of that turn, which polls within Backoff.Base. So the
 // owner that just released cannot take the lock straight back from a caller
-// already waiting. A turn lapses after about 250 ms without a poll, so a
-// waiter that vanishes delays others only that long; single attempts (no
-// deadline) neither claim nor honour turns. WithoutFairness turns this off.
+// already waiting. A turn lapses 250 ms plus ten Backoff.Base (350 ms by
+// default) after its holder's last poll, so a waiter that vanishes delays
+// others only that long. Single attempts (no deadline) neither claim nor
+// honour turns. WithoutFairness turns this off.
 //
 // The lock's lease is measured locally from the start of the successful
 // attempt, so Until is never later than the server's expiry.
