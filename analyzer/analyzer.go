@@ -10,6 +10,7 @@ import (
 
 	"github.com/locklint/locklint/passes/plainpexpire"
 	"github.com/locklint/locklint/passes/setnxexpire"
+	"github.com/locklint/locklint/passes/unboundedretry"
 	"github.com/locklint/locklint/passes/unconditionaldel"
 )
 
@@ -19,5 +20,6 @@ func Analyzers() []*analysis.Analyzer {
 		setnxexpire.Analyzer,
 		unconditionaldel.Analyzer,
 		plainpexpire.Analyzer,
+		unboundedretry.Analyzer,
 	}
 }

@@ -1,0 +1,211 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Acquirer is the analysis fact that a function acquires a lock, itself or
+// through another acquirer, and tells its caller whether it got it: it
+// has a bool or an error result. A loop that calls it is retrying the
+// acquire as much as a loop around SETNX is. The unboundedretry analyzer
+// declares the fact type (an analyzer owns each fact type) and exports it
+// for every package, so wrappers in other packages are seen too.
+type Acquirer struct {
+	// Via is what the function acquires through: SETNX, SET NX, or the
+	// full name of the acquirer it calls.
+	Via string
+}
+
+func (*Acquirer) AFact() {}
+
+func (f *Acquirer) String() string { return "acquires lock via " + f.Via }
+
+// Acquisitions answers whether a call acquires a lock, in this package.
+type Acquisitions struct {
+	m *Model
+	// funcs are this package's acquirers, by their generic origin.
+	funcs map[*types.Func]string
+	// locals are local variables holding a closure that acquires.
+	locals   map[types.Object]bool
+	imported func(*types.Func) (string, bool)
+}
+
+// unit is a function body that may become an acquirer.
+type unit struct {
+	node ast.Node // *ast.FuncDecl or *ast.FuncLit
+	body *ast.BlockStmt
+	fn   *types.Func  // for declarations
+	v    types.Object // for closures assigned to a local variable
+}
+
+// Acquisitions finds the acquirers declared in the package: functions,
+// methods and closures assigned to a local variable that acquire (an
+// acquire command, or a call to another acquirer) and return a bool or an
+// error. imported reports the Acquirer fact of a function from another
+// package.
+func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *Acquisitions {
+	a := &Acquisitions{m: m, funcs: map[*types.Func]string{}, locals: map[types.Object]bool{}, imported: imported}
+	if m.keys == nil {
+		return a
+	}
+	info := m.Pass.TypesInfo
+	var units []unit
+	lit := func(v types.Object, e ast.Expr) {
+		if fl, ok := ast.Unparen(e).(*ast.FuncLit); ok && v != nil && m.keys.definition(v) == e && reportsSuccess(info.TypeOf(fl)) {
+			units = append(units, unit{node: fl, body: fl.Body, v: v})
+		}
+	}
+	for _, f := range m.Pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				fn, _ := info.Defs[n.Name].(*types.Func)
+				if fn != nil && n.Body != nil && reportsSuccess(fn.Type()) {
+					units = append(units, unit{node: n, body: n.Body, fn: fn})
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							lit(info.ObjectOf(id), n.Rhs[i])
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i, id := range n.Names {
+						lit(info.ObjectOf(id), n.Values[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+	direct := map[ast.Node]string{}
+	for _, c := range m.Calls {
+		if c.Acquires() && c.Func != nil {
+			if _, seen := direct[c.Func]; !seen {
+				direct[c.Func] = acquireName(c)
+			}
+		}
+	}
+	// Propagate through calls until nothing changes: an acquirer that
+	// calls an acquirer declared later in the file, or in a cycle.
+	done := make([]bool, len(units))
+	for changed := true; changed; {
+		changed = false
+		for i, u := range units {
+			if done[i] {
+				continue
+			}
+			via, ok := direct[u.node]
+			if !ok {
+				via, ok = a.callsAcquirer(u.body)
+			}
+			if !ok {
+				continue
+			}
+			done[i], changed = true, true
+			if u.fn != nil {
+				a.funcs[u.fn] = via
+			} else {
+				a.locals[u.v] = true
+			}
+		}
+	}
+	return a
+}
+
+func acquireName(c *Call) string {
+	if c.Command == CmdSetNX {
+		return "SETNX"
+	}
+	return "SET NX"
+}
+
+// callsAcquirer looks for a call to an acquirer in body, outside nested
+// function literals (a goroutine or a callback is not the body's result).
+func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (via string, ok bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			via, ok = a.callee(n)
+		}
+		return !ok
+	})
+	return via, ok
+}
+
+// callee reports whether call calls an acquirer function or closure.
+func (a *Acquisitions) callee(call *ast.CallExpr) (string, bool) {
+	switch obj := typeutil.Callee(a.m.Pass.TypesInfo, call).(type) {
+	case *types.Func:
+		fn := obj.Origin()
+		if _, ok := a.funcs[fn]; ok {
+			return fn.FullName(), true
+		}
+		if fn.Pkg() != nil && fn.Pkg() != a.m.Pass.Pkg && a.imported != nil {
+			if _, ok := a.imported(fn); ok {
+				return fn.FullName(), true
+			}
+		}
+	case *types.Var:
+		if a.locals[obj] {
+			return obj.Name(), true
+		}
+	}
+	return "", false
+}
+
+// Acquires reports whether call acquires a lock: an acquire command, or a
+// call to an acquirer.
+func (a *Acquisitions) Acquires(call *ast.CallExpr) bool {
+	if c := a.m.CallOf(call); c != nil {
+		return c.Acquires()
+	}
+	_, ok := a.callee(call)
+	return ok
+}
+
+// Funcs returns the package's acquirer functions in source order, with
+// the facts to export for them.
+func (a *Acquisitions) Funcs() ([]*types.Func, []*Acquirer) {
+	fns := make([]*types.Func, 0, len(a.funcs))
+	for fn := range a.funcs {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	facts := make([]*Acquirer, len(fns))
+	for i, fn := range fns {
+		facts[i] = &Acquirer{Via: a.funcs[fn]}
+	}
+	return fns, facts
+}
+
+// reportsSuccess reports whether a function type has a bool or an error
+// result.
+func reportsSuccess(t types.Type) bool {
+	sig, ok := t.(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := range sig.Results().Len() {
+		r := sig.Results().At(i).Type()
+		if b, ok := r.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return true
+		}
+		if types.Identical(r, types.Universe.Lookup("error").Type()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,377 @@
+package unboundedretry
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// loopGraph is the part of a function's control-flow graph that one loop
+// spans.
+type loopGraph struct {
+	pass   *analysis.Pass
+	g      *cfg.CFG
+	loop   ast.Stmt
+	header *cfg.Block // where each iteration starts: the back edges' target
+	inside map[*cfg.Block]bool
+	// counters are the integer variables the loop increments or
+	// decrements: comparing one of them bounds the number of attempts.
+	counters map[types.Object]bool
+	// ticker is true for a range over a time channel, which never closes.
+	ticker bool
+}
+
+func newLoopGraph(pass *analysis.Pass, g *cfg.CFG, loop ast.Stmt) *loopGraph {
+	l := &loopGraph{pass: pass, g: g, loop: loop, inside: map[*cfg.Block]bool{}, counters: map[types.Object]bool{}}
+	headKind := cfg.KindRangeLoop
+	if f, ok := loop.(*ast.ForStmt); ok {
+		headKind = cfg.KindForLoop
+		if f.Cond == nil {
+			headKind = cfg.KindForBody
+		}
+	} else {
+		l.ticker = true // retryLoop admits only ranges over time channels
+	}
+	for _, b := range g.Blocks {
+		if !b.Live || b.Stmt == nil {
+			continue
+		}
+		if b.Stmt == loop {
+			if b.Kind == headKind {
+				l.header = b
+			}
+			if b.Kind == cfg.KindForDone || b.Kind == cfg.KindRangeDone {
+				continue
+			}
+		}
+		if b.Stmt.Pos() >= loop.Pos() && b.Stmt.End() <= loop.End() {
+			l.inside[b] = true
+		}
+	}
+	l.findCounters()
+	return l
+}
+
+// exit is a way out of the loop: an edge from an inside block to an
+// outside one, or an inside block with no successor (return, panic, a
+// call that does not return).
+type exit struct {
+	from *cfg.Block
+	cond bool // the exit is one branch of from's condition
+}
+
+func (l *loopGraph) exits() []exit {
+	var out []exit
+	for _, b := range l.g.Blocks {
+		if !l.inside[b] {
+			continue
+		}
+		if len(b.Succs) == 0 {
+			out = append(out, exit{from: b})
+			continue
+		}
+		for _, s := range b.Succs {
+			if l.inside[s] {
+				continue
+			}
+			// A time channel is never closed: ranging over it ends only
+			// by a break or return.
+			if b == l.header && l.ticker {
+				continue
+			}
+			out = append(out, exit{from: b, cond: len(b.Succs) == 2})
+		}
+	}
+	return out
+}
+
+// bounded reports whether any exit is guarded by a bound.
+func (l *loopGraph) bounded(exits []exit) bool {
+	for _, e := range exits {
+		for _, g := range l.guards(e) {
+			if l.isBound(g) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// guards returns the conditions that decide whether an iteration takes
+// the exit: the exit's own condition, and every branch inside the loop on
+// which the exit is control dependent (one successor always leads to
+// the exit, the other need not).
+func (l *loopGraph) guards(e exit) []ast.Node {
+	var out []ast.Node
+	if e.cond {
+		if g := l.condOf(e.from); g != nil {
+			out = append(out, g)
+		}
+	}
+	if e.from == l.header {
+		return out
+	}
+	for b := range l.inside {
+		if len(b.Succs) != 2 || b == e.from {
+			continue
+		}
+		if l.postDominates(e.from, b.Succs[0]) != l.postDominates(e.from, b.Succs[1]) {
+			if g := l.condOf(b); g != nil {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// postDominates reports whether every path from s, within the current
+// iteration, goes through x: none reaches the next iteration, another
+// exit, or the outside of the loop while avoiding x.
+func (l *loopGraph) postDominates(x, s *cfg.Block) bool {
+	seen := map[*cfg.Block]bool{}
+	work := []*cfg.Block{s}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == x || seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == l.header || !l.inside[b] || len(b.Succs) == 0 {
+			return false
+		}
+		work = append(work, b.Succs...)
+	}
+	return true
+}
+
+// condOf returns what a two-way branch tests: its condition, or for a
+// select case the communication.
+func (l *loopGraph) condOf(b *cfg.Block) ast.Node {
+	if len(b.Succs) != 2 {
+		return nil
+	}
+	if s := b.Succs[0]; s.Kind == cfg.KindSelectCaseBody {
+		if cc, ok := s.Stmt.(*ast.CommClause); ok && cc.Comm != nil {
+			return cc.Comm
+		}
+		return nil
+	}
+	if len(b.Nodes) == 0 {
+		return nil
+	}
+	if e, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr); ok {
+		return e
+	}
+	return nil
+}
+
+// isBound reports whether a guard depends on a context, on time, on a
+// shutdown channel or on an attempt counter.
+func (l *loopGraph) isBound(n ast.Node) bool {
+	info := l.pass.TypesInfo
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = boundCall(funcOf(info, n))
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
+		case *ast.Ident:
+			found = isContextErr(info.Uses[n])
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+				found = l.counters[varOf(info, n.X)] || l.counters[varOf(info, n.Y)]
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// boundCall reports whether fn reads a context's state or the clock.
+func boundCall(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	switch fn.Pkg().Path() {
+	case "context":
+		switch fn.Name() {
+		case "Done", "Err", "Cause":
+			return true
+		}
+	case "time":
+		if sig != nil && sig.Recv() != nil {
+			// time.Time's comparisons; Duration methods are not clocks.
+			if isNamed(sig.Recv().Type(), "time", "Time") {
+				switch fn.Name() {
+				case "After", "Before", "Compare", "Equal", "Sub":
+					return true
+				}
+			}
+			return false
+		}
+		switch fn.Name() {
+		case "Now", "Since", "Until", "After":
+			return true
+		}
+	}
+	// Done and Err of a type that is a context.
+	if sig != nil && sig.Recv() != nil && (fn.Name() == "Done" || fn.Name() == "Err") {
+		return isContext(sig.Recv().Type())
+	}
+	return false
+}
+
+// isContext reports whether t has the method set of context.Context.
+func isContext(t types.Type) bool {
+	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func isContextErr(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "context" && (v.Name() == "Canceled" || v.Name() == "DeadlineExceeded")
+}
+
+// isTickerChan reports whether receiving from e paces the loop rather than
+// ends it: a Ticker's C or time.Tick.
+func isTickerChan(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		if s := info.Selections[sel]; s != nil && isNamed(s.Recv(), "time", "Ticker") {
+			return true
+		}
+	}
+	if call, ok := e.(*ast.CallExpr); ok {
+		return isTimeFunc(funcOf(info, call), "Tick")
+	}
+	return false
+}
+
+// isTimeChan reports whether t is a channel of time.Time.
+func isTimeChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && isNamed(ch.Elem(), "time", "Time")
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func funcOf(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn
+}
+
+func isTimeFunc(fn *types.Func, names ...string) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return false
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return false
+	}
+	for _, n := range names {
+		if fn.Name() == n {
+			return true
+		}
+	}
+	return false
+}
+
+// varOf returns the variable or field e names.
+func varOf(info *types.Info, e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[e]
+	case *ast.SelectorExpr:
+		return info.Uses[e.Sel]
+	}
+	return nil
+}
+
+// findCounters records the integer variables the loop steps: x++, x--,
+// x += n, x -= n and x = x ± n, in the body or the post statement.
+func (l *loopGraph) findCounters() {
+	info := l.pass.TypesInfo
+	step := func(lhs ast.Expr) {
+		obj := varOf(info, lhs)
+		if obj == nil {
+			if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+				obj = info.Defs[id]
+			}
+		}
+		if v, ok := obj.(*types.Var); ok {
+			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+				l.counters[obj] = true
+			}
+		}
+	}
+	ast.Inspect(l.loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			step(n.X)
+		case *ast.AssignStmt:
+			switch n.Tok {
+			case token.ADD_ASSIGN, token.SUB_ASSIGN:
+				step(n.Lhs[0])
+			case token.ASSIGN:
+				if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+					if bin, ok := ast.Unparen(n.Rhs[0]).(*ast.BinaryExpr); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+						if o := varOf(info, n.Lhs[0]); o != nil && (o == varOf(info, bin.X) || o == varOf(info, bin.Y)) {
+							step(n.Lhs[0])
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// mayReturn tells the CFG builder which calls end the function: panic,
+// os.Exit, runtime.Goexit, log.Fatal* and log.Panic*. A full no-return
+// analysis (ctrlflow) would build the graph of every function in every
+// package; only loops around an acquisition need one here.
+func mayReturn(info *types.Info) func(*ast.CallExpr) bool {
+	return func(call *ast.CallExpr) bool {
+		switch obj := typeutil.Callee(info, call).(type) {
+		case *types.Builtin:
+			return obj.Name() != "panic"
+		case *types.Func:
+			if obj.Pkg() == nil {
+				return true
+			}
+			switch obj.Pkg().Path() + "." + obj.Name() {
+			case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
+				return false
+			}
+		}
+		return true
+	}
+}

@@ -1,0 +1,200 @@
+package unboundedretry
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock acquisition retried in a loop with no bound.
+var Analyzer = &analysis.Analyzer{
+	Name:      "unboundedretry",
+	Doc:       lockmodel.DocOf(doc),
+	URL:       "https://github.com/locklint/locklint#unboundedretry",
+	Requires:  []*analysis.Analyzer{lockmodel.Analyzer, inspect.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{(*lockmodel.Acquirer)(nil)},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	acq := m.Acquisitions(func(fn *types.Func) (string, bool) {
+		var f lockmodel.Acquirer
+		if pass.ImportObjectFact(fn, &f) {
+			return f.Via, true
+		}
+		return "", false
+	})
+	fns, facts := acq.Funcs()
+	for i, fn := range fns {
+		pass.ExportObjectFact(fn, facts[i])
+	}
+
+	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	// Loops in preorder; walking them backwards visits an inner loop
+	// before the loop around it.
+	var loops []inspector.Cursor
+	for cur := range insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		loops = append(loops, cur)
+	}
+	graphs := map[*ast.BlockStmt]*cfg.CFG{}
+	var reported []ast.Stmt
+	for i := len(loops) - 1; i >= 0; i-- {
+		loop := loops[i].Node().(ast.Stmt)
+		body := enclosingBody(loops[i])
+		if body == nil || !retryLoop(pass, loop) {
+			continue
+		}
+		tries := attempts(pass, acq, loop, reported)
+		if len(tries) == 0 {
+			continue
+		}
+		g, ok := graphs[body]
+		if !ok {
+			g = cfg.New(body, mayReturn(pass.TypesInfo))
+			graphs[body] = g
+		}
+		l := newLoopGraph(pass, g, loop)
+		exits := l.exits()
+		if len(exits) == 0 || l.bounded(exits) {
+			continue
+		}
+		reported = append(reported, loop)
+		report(pass, loop, tries[0])
+	}
+	return nil, nil
+}
+
+func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
+	msg := "lock acquisition retried with no bound: no exit of this loop depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it retries forever; acquire with fix.Obtain under a context deadline, which backs off exponentially with full jitter"
+	if sleep := constantSleep(pass, loop); sleep != nil {
+		msg += "; the constant sleep also makes every waiting worker retry in lockstep"
+	}
+	pos := forPos(loop)
+	lockmodel.Report(pass, analysis.Diagnostic{
+		Pos:     pos,
+		End:     pos + token.Pos(len("for")),
+		Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: try.Pos(), End: try.End(), Message: "acquisition retried here"}},
+	})
+}
+
+func forPos(loop ast.Stmt) token.Pos {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return l.For
+	case *ast.RangeStmt:
+		return l.For
+	}
+	return loop.Pos()
+}
+
+// enclosingBody returns the body of the function the loop is in.
+func enclosingBody(cur inspector.Cursor) *ast.BlockStmt {
+	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch n := f.Node().(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
+}
+
+// retryLoop reports whether a loop can retry: any for statement, and a
+// range over a time channel (for range ticker.C). Ranges over integers
+// are bounded; ranges over collections and other channels make one
+// attempt per item.
+func retryLoop(pass *analysis.Pass, loop ast.Stmt) bool {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return true
+	case *ast.RangeStmt:
+		return isTimeChan(pass.TypesInfo.TypeOf(l.X))
+	}
+	return false
+}
+
+// attempts returns the acquisitions in the loop whose result is used,
+// outside function literals and outside loops already reported.
+func attempts(pass *analysis.Pass, acq *lockmodel.Acquisitions, loop ast.Stmt, reported []ast.Stmt) []*ast.CallExpr {
+	discarded := map[ast.Expr]bool{}
+	var calls []*ast.CallExpr
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ExprStmt:
+			discarded[ast.Unparen(n.X)] = true
+		case ast.Stmt:
+			for _, r := range reported {
+				if n == r {
+					return false
+				}
+			}
+		case *ast.CallExpr:
+			if acq.Acquires(n) {
+				calls = append(calls, n)
+			}
+		}
+		return true
+	})
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	var used []*ast.CallExpr
+	for _, call := range calls {
+		outer := ast.Expr(call)
+		if c := m.CallOf(call); c != nil && c.Outer != nil {
+			outer = c.Outer
+		}
+		if !discarded[outer] {
+			used = append(used, call)
+		}
+	}
+	return used
+}
+
+// constantSleep returns a time.Sleep(d) or <-time.After(d) statement in the
+// loop whose d is a constant.
+func constantSleep(pass *analysis.Pass, loop ast.Stmt) ast.Node {
+	var found ast.Node
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ExprStmt:
+			x := ast.Unparen(n.X)
+			if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				x = ast.Unparen(u.X)
+			}
+			call, ok := x.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 {
+				return true
+			}
+			if fn := funcOf(pass.TypesInfo, call); isTimeFunc(fn, "Sleep", "After") {
+				if tv, ok := pass.TypesInfo.Types[call.Args[0]]; ok && tv.Value != nil {
+					found = n
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
