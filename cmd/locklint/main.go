@@ -2,7 +2,7 @@
 //
 // Standalone:
 //
-//	locklint [-fix] [-diff] [-json] [-lockwords=...] ./...
+//	locklint [-fix] [-diff] [-json] [-format=sarif] [-lockwords=...] ./...
 //
 // exits 3 when it reports findings. As a vet tool:
 //
@@ -35,6 +35,13 @@ func main() {
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
 	flag.Var(lw.Value, "lockwords", lw.Usage)
 	flag.Bool("version", false, "print the locklint version and exit")
+	// SARIF needs the diagnostics themselves, which multichecker only
+	// prints; run the analyzers here instead. Every other mode (vettool,
+	// -fix, -diff, -json) stays with multichecker.
+	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	if wantsSARIF(os.Args[1:]) {
+		os.Exit(runSARIF(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	multichecker.Main(analyzer.Analyzers()...)
 }
 
