@@ -23,10 +23,16 @@ type loopGraph struct {
 	counters map[types.Object]bool
 	// ticker is true for a range over a time channel, which never closes.
 	ticker bool
+	// values are the expressions assigned to variables in the loop, so
+	// that err := ctx.Err(); if err != nil { return } is a context bound.
+	values map[types.Object][]ast.Expr
+	// redis tells the calls whose arguments say nothing about a bound:
+	// commands and acquirers (SET lock:x time.Now().String() is no deadline).
+	redis func(*ast.CallExpr) bool
 }
 
-func newLoopGraph(pass *analysis.Pass, g *cfg.CFG, loop ast.Stmt) *loopGraph {
-	l := &loopGraph{pass: pass, g: g, loop: loop, inside: map[*cfg.Block]bool{}, counters: map[types.Object]bool{}}
+func newLoopGraph(pass *analysis.Pass, g *cfg.CFG, loop ast.Stmt, redis func(*ast.CallExpr) bool) *loopGraph {
+	l := &loopGraph{pass: pass, g: g, loop: loop, redis: redis, inside: map[*cfg.Block]bool{}, counters: map[types.Object]bool{}, values: map[types.Object][]ast.Expr{}}
 	headKind := cfg.KindRangeLoop
 	if f, ok := loop.(*ast.ForStmt); ok {
 		headKind = cfg.KindForLoop
@@ -173,6 +179,10 @@ func (l *loopGraph) condOf(b *cfg.Block) ast.Node {
 // isBound reports whether a guard depends on a context, on time, on a
 // shutdown channel or on an attempt counter.
 func (l *loopGraph) isBound(n ast.Node) bool {
+	return l.bound(n, map[types.Object]bool{})
+}
+
+func (l *loopGraph) bound(n ast.Node, seen map[types.Object]bool) bool {
 	info := l.pass.TypesInfo
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -183,11 +193,24 @@ func (l *loopGraph) isBound(n ast.Node) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
+			if l.redis(n) {
+				return false
+			}
 			found = boundCall(funcOf(info, n))
 		case *ast.UnaryExpr:
 			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
 		case *ast.Ident:
-			found = isContextErr(info.Uses[n])
+			obj := info.Uses[n]
+			found = isContextErr(obj)
+			if !found && obj != nil && !seen[obj] {
+				seen[obj] = true
+				for _, v := range l.values[obj] {
+					if l.bound(v, seen) {
+						found = true
+						break
+					}
+				}
+			}
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
@@ -313,8 +336,9 @@ func varOf(info *types.Info, e ast.Expr) types.Object {
 	return nil
 }
 
-// findCounters records the integer variables the loop steps: x++, x--,
-// x += n, x -= n and x = x ± n, in the body or the post statement.
+// findCounters records the integer variables the loop steps (x++, x--,
+// x += n, x -= n and x = x ± n, in the body or the post statement) and
+// the values assigned to variables in the loop.
 func (l *loopGraph) findCounters() {
 	info := l.pass.TypesInfo
 	step := func(lhs ast.Expr) {
@@ -330,13 +354,37 @@ func (l *loopGraph) findCounters() {
 			}
 		}
 	}
+	value := func(lhs ast.Expr, v ast.Expr) {
+		obj := varOf(info, lhs)
+		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && obj == nil {
+			obj = info.Defs[id]
+		}
+		if obj != nil {
+			l.values[obj] = append(l.values[obj], v)
+		}
+	}
 	ast.Inspect(l.loop, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IncDecStmt:
 			step(n.X)
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if len(n.Values) == len(n.Names) {
+					value(id, n.Values[i])
+				} else if len(n.Values) == 1 {
+					value(id, n.Values[0])
+				}
+			}
 		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if len(n.Lhs) == len(n.Rhs) {
+					value(lhs, n.Rhs[i])
+				} else if len(n.Rhs) == 1 {
+					value(lhs, n.Rhs[0]) // x, err := f()
+				}
+			}
 			switch n.Tok {
 			case token.ADD_ASSIGN, token.SUB_ASSIGN:
 				step(n.Lhs[0])

@@ -68,7 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 			g = cfg.New(body, mayReturn(pass.TypesInfo))
 			graphs[body] = g
 		}
-		l := newLoopGraph(pass, g, loop)
+		l := newLoopGraph(pass, g, loop, func(call *ast.CallExpr) bool {
+			return m.CallOf(call) != nil || acq.Acquires(call)
+		})
 		exits := l.exits()
 		if len(exits) == 0 || l.bounded(exits) {
 			continue

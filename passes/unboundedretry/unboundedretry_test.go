@@ -18,3 +18,7 @@ func run(t *testing.T, pkgs ...string) {
 }
 
 func TestSpinOnSetNX(t *testing.T) { run(t, "basic") }
+
+func TestWrapperInAnotherPackage(t *testing.T) { run(t, "locker", "retry") }
+
+func TestEachKindOfBound(t *testing.T) { run(t, "bounds") }
