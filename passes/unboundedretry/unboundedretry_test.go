@@ -22,3 +22,5 @@ func TestSpinOnSetNX(t *testing.T) { run(t, "basic") }
 func TestWrapperInAnotherPackage(t *testing.T) { run(t, "locker", "retry") }
 
 func TestEachKindOfBound(t *testing.T) { run(t, "bounds") }
+
+func TestGoRedisV8RueidisAndOddShapes(t *testing.T) { run(t, "clients") }
