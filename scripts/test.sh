@@ -28,3 +28,6 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -count=1 ./...
+# Smoke run of the lock benchmark (its own module, a few seconds): it
+# exits non-zero if any implementation lets two critical sections overlap.
+(cd bench/lockbench && go vet ./... && go run . -quick)
