@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -100,51 +99,14 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if c.Method != "Expire" && c.Method != "PExpire" {
 		return analysis.SuggestedFix{}, false
 	}
-	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !isDuration(pass.TypesInfo.TypeOf(c.TTL)) {
+	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !lockmodel.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
 		return analysis.SuggestedFix{}, false
 	}
 	_, token := m.Token(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	// fix.Refresh returns an error: it replaces the call as a statement,
-	// or its .Err().
-	target := ast.Node(c.Expr)
-	switch {
-	case c.Outer == c.Expr:
-		s, ok := c.Stmt.(*ast.ExprStmt)
-		if !ok || s.X != c.Expr {
-			return analysis.SuggestedFix{}, false
-		}
-	case isErrCall(c.Outer, c.Expr):
-		target = c.Outer
-	default:
-		return analysis.SuggestedFix{}, false
-	}
-	name, edits, ok := lockmodel.ImportFix(pass, c.File)
-	if !ok {
-		return analysis.SuggestedFix{}, false
-	}
 	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
-	text := fmt.Sprintf("%s.Refresh(%s, %s, %s, %s, %s)", name, src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
-	edits = append([]analysis.TextEdit{{Pos: target.Pos(), End: target.End(), NewText: []byte(text)}}, edits...)
-	return analysis.SuggestedFix{
-		Message:   "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
-		TextEdits: edits,
-	}, true
-}
-
-// isErrCall reports whether outer is inner.Err().
-func isErrCall(outer, inner ast.Expr) bool {
-	call, ok := outer.(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	return ok && sel.X == inner && sel.Sel.Name == "Err"
-}
-
-func isDuration(t types.Type) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+	return lockmodel.CallFix(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
+		src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
 }

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -78,7 +77,7 @@ func moveTTL(pass *analysis.Pass, m *lockmodel.Model, a, e *lockmodel.Call) (ana
 	if e.Client != lockmodel.GoRedis || (e.Command != lockmodel.CmdExpire && e.Command != lockmodel.CmdPExpire) || e.TTL == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	if !isDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {
+	if !lockmodel.IsDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	stmt, ok := e.Stmt.(*ast.ExprStmt)
@@ -96,9 +95,4 @@ func moveTTL(pass *analysis.Pass, m *lockmodel.Model, a, e *lockmodel.Call) (ana
 			del,
 		},
 	}, true
-}
-
-func isDuration(t types.Type) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
 }

@@ -38,12 +38,12 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, k := range c.Keys {
-			if watched(m, c, k) {
+			if m.Watches(c, k) {
 				continue
 			}
 			// A GET whose reply is compared, then a DEL: the hand-rolled
 			// owner check marks the key as a lock whatever its name.
-			g := compareRead(m, c, k)
+			g := m.CompareRead(c, k)
 			if !m.IsLockKey(c, k) && (g == nil || !g.Compared) {
 				continue
 			}
@@ -52,32 +52,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// watched reports whether the delete is queued in the MULTI/EXEC of a
-// WATCH on the same key: if the key changed since the GET, EXEC aborts,
-// so the compare and the delete are atomic.
-func watched(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) bool {
-	if !c.Tx {
-		return false
-	}
-	for _, w := range c.Watched {
-		if m.KeyID(w) == m.KeyID(k) {
-			return true
-		}
-	}
-	return false
-}
-
-// compareRead returns a GET of the same key earlier in the same function:
-// the first half of GET-compare-then-DEL.
-func compareRead(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) *lockmodel.Call {
-	for _, g := range m.Calls {
-		if g.Command == lockmodel.CmdGet && g.Decl == c.Decl && g.Pos() < c.Pos() && m.SameKey(g, g.Key(), c, k) {
-			return g
-		}
-	}
-	return nil
 }
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
@@ -107,44 +81,7 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	// The rewrite returns an error: it replaces the Del call as a
-	// statement, or its .Err().
-	target := ast.Node(c.Expr)
-	switch {
-	case c.Outer == c.Expr:
-		switch s := c.Stmt.(type) {
-		case *ast.ExprStmt:
-			if s.X != c.Expr {
-				return analysis.SuggestedFix{}, false
-			}
-		case *ast.DeferStmt, *ast.GoStmt:
-		default:
-			return analysis.SuggestedFix{}, false
-		}
-	case isErrCall(c.Outer, c.Expr):
-		target = c.Outer
-	default:
-		return analysis.SuggestedFix{}, false
-	}
-	name, edits, ok := lockmodel.ImportFix(pass, c.File)
-	if !ok {
-		return analysis.SuggestedFix{}, false
-	}
 	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
-	text := fmt.Sprintf("%s.Release(%s, %s, %s, %s)", name, src(c.Ctx), src(c.Recv), src(k), token)
-	edits = append([]analysis.TextEdit{{Pos: target.Pos(), End: target.End(), NewText: []byte(text)}}, edits...)
-	return analysis.SuggestedFix{
-		Message:   "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
-		TextEdits: edits,
-	}, true
-}
-
-// isErrCall reports whether outer is inner.Err().
-func isErrCall(outer, inner ast.Expr) bool {
-	call, ok := outer.(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	return ok && sel.X == inner && sel.Sel.Name == "Err"
+	return lockmodel.CallFix(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
+		src(c.Ctx), src(c.Recv), src(k), token)
 }
