@@ -31,3 +31,20 @@ go test -count=1 ./...
 # Smoke run of the lock benchmark (its own module, a few seconds): it
 # exits non-zero if any implementation lets two critical sections overlap.
 (cd bench/lockbench && go vet ./... && go run . -quick)
+# golangci-lint with the locklint module plugin compiled in. Its own module,
+# so golangci-lint never becomes a dependency of the root module; the first
+# build of it takes a few minutes on a cold cache.
+(cd integration/golangci && go vet ./... && go test -count=1 ./...)
+# The pre-commit hook, run with pre-commit try-repo from this working tree.
+if ! command -v pre-commit >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq pre-commit >/dev/null || { apt-get update -qq && apt-get install -y -qq pre-commit >/dev/null; }
+fi
+if command -v pre-commit >/dev/null 2>&1; then
+  bash integration/precommit/test.sh
+elif [ -n "${CI:-}" ]; then
+  echo "test.sh: pre-commit is missing; install Debian's pre-commit package" >&2
+  exit 1
+else
+  echo "test.sh: pre-commit is missing; skipping the pre-commit hook test" >&2
+fi
