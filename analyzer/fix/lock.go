@@ -196,11 +196,16 @@ func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o 
 	return nil
 }
 
-// cleanup deletes key if it holds token, best effort, even after ctx ended.
+// cleanup deletes key if it holds token, best effort, even after ctx
+// ended. It runs in the background, bounded by DefaultReleaseTimeout, so
+// that Obtain returns by its caller's deadline even when the network is
+// stalled; a key it cannot reach still expires with its TTL.
 func cleanup(ctx context.Context, client redis.UniversalClient, key, token string) {
 	cctx, cancel := detached(ctx, DefaultReleaseTimeout)
-	defer cancel()
-	_, _ = compareAndDelete(cctx, client, key, token)
+	go func() {
+		defer cancel()
+		_, _ = compareAndDelete(cctx, client, key, token)
+	}()
 }
 
 func newLock(ctx context.Context, client redis.UniversalClient, key, token string, fence int64, start time.Time, ttl time.Duration, o *options) *Lock {
