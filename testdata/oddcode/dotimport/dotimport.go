@@ -1,0 +1,21 @@
+// Package dotimport imports go-redis with a dot: unqualified Client,
+// Options and Nil.
+package dotimport
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	. "github.com/redis/go-redis/v9"
+)
+
+func Run(ctx context.Context) error {
+	rdb := NewClient(&Options{})
+	ok, err := rdb.SetNX(ctx, "leader", "me", 0).Result() // want `SETNX and the EXPIRE on line 19 are separate commands`
+	if errors.Is(err, Nil) || !ok {
+		return err
+	}
+	rdb.Expire(ctx, "leader", time.Minute)
+	return nil
+}
