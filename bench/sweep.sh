@@ -41,7 +41,7 @@ fi
 
 fail=0
 total_pkgs=0 total_lines=0 total_panics=0 total_internal=0 total_typeerr=0
-printf '%-14s %6s %9s %7s %8s %8s %9s  %s\n' group pkgs lines skipped panics internal typeerrs findings
+printf '%-14s %6s %9s %7s %8s %8s %9s %6s  %s\n' group pkgs lines skipped panics internal typeerrs secs findings
 for g in "${groups[@]}"; do
   name=${g%%|*}
   read -r -a pats <<<"${g#*|}"
@@ -56,6 +56,7 @@ for g in "${groups[@]}"; do
 {{end}}{{range .XTestGoFiles}}{{$d}}/{{.}}
 {{end}}' "${pkgs[@]}" | grep . | xargs cat | wc -l)
 
+  start=$SECONDS
   set +e
   "$bin" -json "${pkgs[@]}" >"$out/$name.json" 2>"$out/$name.stderr"
   rc=$?
@@ -69,7 +70,7 @@ for g in "${groups[@]}"; do
   internal=$(jq '[.. | objects | select(has("error")) | .error | select(test("skipped due to errors") | not)] | length' "$out/$name.json" 2>/dev/null || echo 1)
   typeerrs=$(grep -c -E '^[^ ]+\.go:[0-9]+:[0-9]+: ' "$out/$name.stderr" || true)
   findings=$(jq -r '[to_entries[] | .value | to_entries[] | select(.value|type=="array") | {a: .key, n: (.value|length)}] | group_by(.a) | map("\(.[0].a)=\(map(.n)|add)") | join(",")' "$out/$name.json" 2>/dev/null || echo "?")
-  printf '%-14s %6d %9d %7d %8d %8d %9d  %s\n' "$name" "${#pkgs[@]}" "$lines" "$skipped" "$panics" "$internal" "$typeerrs" "${findings:--}"
+  printf '%-14s %6d %9d %7d %8d %8d %9d %6d  %s\n' "$name" "${#pkgs[@]}" "$lines" "$skipped" "$panics" "$internal" "$typeerrs" $((SECONDS - start)) "${findings:--}"
   total_pkgs=$((total_pkgs + ${#pkgs[@]})) total_lines=$((total_lines + lines))
   total_panics=$((total_panics + panics)) total_internal=$((total_internal + internal)) total_typeerr=$((total_typeerr + typeerrs))
   if [ "$panics" != 0 ] || [ "$internal" != 0 ]; then

@@ -52,3 +52,13 @@ elif [ -n "${CI:-}" ]; then
 else
   echo "test.sh: pre-commit is missing; skipping the pre-commit hook test" >&2
 fi
+# Reliability sweep: locklint over the standard library and the Redis
+# client and lock modules of the perf corpus (bench/, its own module); it
+# fails on any panic or analyzer error. The whole corpus: bench/sweep.sh.
+(cd bench && go vet ./...)
+bash bench/sweep.sh -quick
+# Fuzz the lock-word classifier and the key renderer for a bounded time;
+# their seed corpora already ran as unit tests above.
+for target in FuzzSplitWords FuzzWordsSet FuzzKeyID; do
+  go test -run='^$' -fuzz="^${target}\$" -fuzztime=15s ./analyzer/lockmodel/
+done
