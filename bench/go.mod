@@ -2,7 +2,10 @@ module github.com/locklint/locklint/bench
 
 go 1.26.0
 
-require github.com/locklint/locklint v0.0.0
+require (
+	github.com/locklint/locklint v0.0.0
+	golang.org/x/tools v0.52.0
+)
 
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
@@ -94,7 +97,6 @@ require (
 	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260128011058-8636f8732409 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260128011058-8636f8732409 // indirect
 	google.golang.org/grpc v1.80.0 // indirect
