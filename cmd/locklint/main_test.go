@@ -1,29 +1,20 @@
 package main_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/locklint/locklint/analyzer"
+	"github.com/locklint/locklint/internal/bugmarkers"
 )
 
-// finding is one diagnostic reduced to what the examples' BUG markers say.
-type finding struct {
-	File     string // relative to the repository root
-	Line     int
-	Analyzer string
-}
-
-func (f finding) String() string { return fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Analyzer) }
+type finding = bugmarkers.Finding
 
 var root = func() string { r, _ := filepath.Abs(filepath.Join("..", "..")); return r }()
 
@@ -45,38 +36,14 @@ func expected(t *testing.T, dir string) []finding {
 	for _, a := range analyzer.Analyzers() {
 		enabled[a.Name] = true
 	}
-	marker := regexp.MustCompile(`// BUG\((\w+)\)`)
-	var out []finding
-	err := filepath.WalkDir(filepath.Join(dir, "examples"), func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for line := 1; sc.Scan(); line++ {
-			for _, m := range marker.FindAllStringSubmatch(sc.Text(), -1) {
-				if enabled[m[1]] {
-					rel, _ := filepath.Rel(dir, path)
-					out = append(out, finding{rel, line, m[1]})
-				}
-			}
-		}
-		return sc.Err()
-	})
+	out, err := bugmarkers.Read(dir, func(name string) bool { return enabled[name] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	sortFindings(out)
 	return out
 }
 
-func sortFindings(fs []finding) {
-	slices.SortFunc(fs, func(a, b finding) int { return strings.Compare(a.String(), b.String()) })
-}
+func sortFindings(fs []finding) { bugmarkers.Sort(fs) }
 
 var posn = regexp.MustCompile(`^(.*):(\d+):(\d+)$`)
 
@@ -103,9 +70,10 @@ func parseJSON(t *testing.T, dir string, data []byte) []finding {
 					t.Fatalf("bad position %q", d.Posn)
 				}
 				rel, _ := filepath.Rel(dir, m[1])
+				rel = filepath.ToSlash(rel)
 				var line int
 				fmt.Sscan(m[2], &line)
-				out = append(out, finding{rel, line, name})
+				out = append(out, finding{File: rel, Line: line, Analyzer: name})
 			}
 		}
 	}
@@ -152,6 +120,7 @@ func TestVettoolOnExamples(t *testing.T) {
 			path = filepath.Join(root, path)
 		}
 		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		var line int
 		fmt.Sscan(m[2], &line)
 		got = append(got, finding{File: rel, Line: line})
@@ -220,10 +189,4 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-func join(fs []finding) string {
-	var sb strings.Builder
-	for _, f := range fs {
-		sb.WriteString("  " + f.String() + "\n")
-	}
-	return sb.String()
-}
+func join(fs []finding) string { return bugmarkers.Join(fs) }

@@ -105,7 +105,7 @@ func TestSARIFOnExamples(t *testing.T) {
 		if reg.StartLine == 0 || reg.StartColumn == 0 || reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
 			t.Errorf("%s: bad region %+v", pl.ArtifactLocation.URI, reg)
 		}
-		got = append(got, finding{filepath.FromSlash(pl.ArtifactLocation.URI), reg.StartLine, r.RuleID})
+		got = append(got, finding{File: pl.ArtifactLocation.URI, Line: reg.StartLine, Analyzer: r.RuleID})
 		related += len(r.RelatedLocations)
 		for _, f := range r.Fixes {
 			for _, c := range f.ArtifactChanges {

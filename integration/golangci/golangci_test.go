@@ -1,7 +1,6 @@
 package golangci_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/analyzer"
+	"github.com/locklint/locklint/internal/bugmarkers"
 )
 
 // These tests run a golangci-lint binary with the locklint plugin compiled
@@ -48,13 +48,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-type finding struct {
-	File     string // relative to the directory linted
-	Line     int
-	Analyzer string
-}
-
-func (f finding) String() string { return fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Analyzer) }
+type finding = bugmarkers.Finding
 
 // lint runs golangci-lint in dir with cfg and returns its findings, less
 // the "(related information)" entries golangci-lint lists as issues of
@@ -85,7 +79,7 @@ func lint(t *testing.T, dir, cfg string, args ...string) []finding {
 		if is.FromLinter != "locklint" {
 			t.Errorf("issue from %s: %s", is.FromLinter, is.Text)
 		}
-		fs = append(fs, finding{filepath.ToSlash(is.Pos.Filename), is.Pos.Line, name})
+		fs = append(fs, finding{File: filepath.ToSlash(is.Pos.Filename), Line: is.Pos.Line, Analyzer: name})
 	}
 	sortFindings(fs)
 	return fs
@@ -124,9 +118,7 @@ func relativize(fs []finding, dir string) []finding {
 	return fs
 }
 
-func sortFindings(fs []finding) {
-	slices.SortFunc(fs, func(a, b finding) int { return strings.Compare(a.String(), b.String()) })
-}
+func sortFindings(fs []finding) { bugmarkers.Sort(fs) }
 
 // markers reads the BUG(analyzer) comments under dir/examples for the
 // analyzers the suite has, less those in skip.
@@ -136,42 +128,14 @@ func markers(t *testing.T, dir string, skip ...string) []finding {
 	for _, a := range analyzer.Analyzers() {
 		enabled[a.Name] = !slices.Contains(skip, a.Name)
 	}
-	re := regexp.MustCompile(`// BUG\((\w+)\)`)
-	var out []finding
-	err := filepath.WalkDir(filepath.Join(dir, "examples"), func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for line := 1; sc.Scan(); line++ {
-			for _, m := range re.FindAllStringSubmatch(sc.Text(), -1) {
-				if enabled[m[1]] {
-					rel, _ := filepath.Rel(dir, path)
-					out = append(out, finding{filepath.ToSlash(rel), line, m[1]})
-				}
-			}
-		}
-		return sc.Err()
-	})
+	out, err := bugmarkers.Read(dir, func(name string) bool { return enabled[name] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	sortFindings(out)
 	return out
 }
 
-func join(fs []finding) string {
-	var sb strings.Builder
-	for _, f := range fs {
-		sb.WriteString("  " + f.String() + "\n")
-	}
-	return sb.String()
-}
+func join(fs []finding) string { return bugmarkers.Join(fs) }
 
 // withSettings writes a copy of the example config into dir with the
 // plugin settings replaced.
@@ -290,8 +254,8 @@ func TestNolint(t *testing.T) {
 	dir := scratch(t, map[string]string{"worker/worker.go": nolintSrc})
 	got := relativize(lint(t, dir, config), dir)
 	want := []finding{
-		{"worker/worker.go", 10, "unconditionaldel"},
-		{"worker/worker.go", 18, "unconditionaldel"},
+		{File: "worker/worker.go", Line: 10, Analyzer: "unconditionaldel"},
+		{File: "worker/worker.go", Line: 18, Analyzer: "unconditionaldel"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("//nolint:locklint\ngot:\n%s\nwant:\n%s", join(got), join(want))
