@@ -14,7 +14,7 @@ import (
 func Acquire(ctx context.Context, rdb *redis.Client, name string) bool {
 //line template.tmpl:1
 	ok := rdb.SetNX(ctx, "lock:"+name, "t", 0).Val()
-/*line :99:5*/ rdb.Expire(ctx, "lock:"+name, time.Minute)
+	/*line :99:5*/ rdb.Expire(ctx, "lock:"+name, time.Minute)
 	return ok
 }
 
