@@ -59,31 +59,28 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 			units = append(units, unit{node: fl, body: fl.Body, v: v})
 		}
 	}
-	for _, f := range m.Pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				fn, _ := info.Defs[n.Name].(*types.Func)
-				if fn != nil && n.Body != nil && reportsSuccess(fn.Type()) {
-					units = append(units, unit{node: n, body: n.Body, fn: fn})
-				}
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					for i, l := range n.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							lit(info.ObjectOf(id), n.Rhs[i])
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				if len(n.Names) == len(n.Values) {
-					for i, id := range n.Names {
-						lit(info.ObjectOf(id), n.Values[i])
+	for n := range m.insp.PreorderSeq((*ast.FuncDecl)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fn, _ := info.Defs[n.Name].(*types.Func)
+			if fn != nil && n.Body != nil && reportsSuccess(fn.Type()) {
+				units = append(units, unit{node: n, body: n.Body, fn: fn})
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						lit(info.ObjectOf(id), n.Rhs[i])
 					}
 				}
 			}
-			return true
-		})
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i, id := range n.Names {
+					lit(info.ObjectOf(id), n.Values[i])
+				}
+			}
+		}
 	}
 	direct := map[ast.Node]string{}
 	for _, c := range m.Calls {

@@ -52,65 +52,63 @@ func newKeyIndex(m *Model) *keyIndex {
 		}
 		k.defs[obj] = val
 	}
-	for _, f := range m.Pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				if obj := info.Defs[n.Name]; obj != nil {
-					k.funcs[obj] = n
+	filter := []ast.Node{(*ast.FuncDecl)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil), (*ast.CompositeLit)(nil)}
+	for n := range m.insp.PreorderSeq(filter...) {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if obj := info.Defs[n.Name]; obj != nil {
+				k.funcs[obj] = n
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				var val ast.Expr
+				if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
+					val = n.Rhs[i]
 				}
-			case *ast.AssignStmt:
-				for i, lhs := range n.Lhs {
-					var val ast.Expr
-					if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
-						val = n.Rhs[i]
-					}
-					switch l := ast.Unparen(lhs).(type) {
-					case *ast.Ident:
-						define(l, val)
-					case *ast.SelectorExpr:
-						if sel := info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal && val != nil {
-							k.fieldVals[sel.Obj()] = append(k.fieldVals[sel.Obj()], val)
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					var val ast.Expr
-					if len(n.Values) == len(n.Names) {
-						val = n.Values[i]
-					}
-					if val != nil || len(n.Values) == 0 {
-						define(id, val)
-						if len(n.Values) == 0 {
-							// var x T: the zero value, then assignments.
-							delete(multi, info.ObjectOf(id))
-							delete(k.defs, info.ObjectOf(id))
-						}
+				switch l := ast.Unparen(lhs).(type) {
+				case *ast.Ident:
+					define(l, val)
+				case *ast.SelectorExpr:
+					if sel := info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal && val != nil {
+						k.fieldVals[sel.Obj()] = append(k.fieldVals[sel.Obj()], val)
 					}
 				}
-			case *ast.IncDecStmt:
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				var val ast.Expr
+				if len(n.Values) == len(n.Names) {
+					val = n.Values[i]
+				}
+				if val != nil || len(n.Values) == 0 {
+					define(id, val)
+					if len(n.Values) == 0 {
+						// var x T: the zero value, then assignments.
+						delete(multi, info.ObjectOf(id))
+						delete(k.defs, info.ObjectOf(id))
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				define(id, nil)
+			}
+		case *ast.UnaryExpr:
+			// &x: the variable may change behind our back.
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if obj := info.ObjectOf(id); obj != nil {
+					multi[obj] = true
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
 					define(id, nil)
 				}
-			case *ast.UnaryExpr:
-				// &x: the variable may change behind our back.
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-					if obj := info.ObjectOf(id); obj != nil {
-						multi[obj] = true
-					}
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						define(id, nil)
-					}
-				}
-			case *ast.CompositeLit:
-				k.compositeFields(n)
 			}
-			return true
-		})
+		case *ast.CompositeLit:
+			k.compositeFields(n)
+		}
 	}
 	for obj := range multi {
 		delete(k.defs, obj)

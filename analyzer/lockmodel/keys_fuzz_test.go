@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // keySource wraps a key expression in a small package that declares the
@@ -58,7 +59,7 @@ func FuzzKeyID(f *testing.F) {
 		conf := types.Config{Error: func(error) {}}
 		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
 		pass := &analysis.Pass{Fset: fset, Files: []*ast.File{file}, Pkg: pkg, TypesInfo: info}
-		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
+		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}, insp: inspector.New(pass.Files)}
 		m.keys = newKeyIndex(m)
 
 		var key ast.Expr

@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -190,11 +189,18 @@ type Model struct {
 
 	keys *keyIndex
 	byID map[*ast.CallExpr]*Call
+	insp *inspector.Inspector
 }
 
 // Relevant reports whether the package can reach a Redis client at all.
 // Passes may return at once when it is false.
 func (m *Model) Relevant() bool { return m.keys != nil }
+
+// Inspector returns the package's syntax inspector, or nil when the
+// package is not Relevant. The model builds it itself, after the import
+// check, rather than requiring inspect.Analyzer: that analyzer would index
+// every package's syntax, including the many that cannot reach a client.
+func (m *Model) Inspector() *inspector.Inspector { return m.insp }
 
 // CallOf returns the record of a call expression, if it sends a command.
 func (m *Model) CallOf(e *ast.CallExpr) *Call { return m.byID[e] }
@@ -204,7 +210,6 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockmodel",
 	Doc:              "lockmodel: normalize Redis client calls into commands with keys, values and TTLs (internal to locklint)",
 	URL:              "https://github.com/locklint/locklint#how-it-works",
-	Requires:         []*analysis.Analyzer{inspect.Analyzer},
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
 	RunDespiteErrors: true,
@@ -224,10 +229,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if !reachesClient(pass.Pkg) {
 		return m, nil
 	}
+	m.insp = inspector.New(pass.Files)
 	m.keys = newKeyIndex(m)
-	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	b := &builder{m: m, pass: pass}
-	b.collect(insp)
+	b.collect(m.insp)
 	return m, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
 
@@ -22,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "unboundedretry",
 	Doc:       lockmodel.DocOf(doc),
 	URL:       "https://github.com/locklint/locklint#unboundedretry",
-	Requires:  []*analysis.Analyzer{lockmodel.Analyzer, inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*lockmodel.Acquirer)(nil)},
 }
@@ -44,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportObjectFact(fn, facts[i])
 	}
 
-	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	insp := m.Inspector()
 	// Loops in preorder; walking them backwards visits an inner loop
 	// before the loop around it.
 	var loops []inspector.Cursor
