@@ -35,12 +35,11 @@ func main() {
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
 	flag.Var(lw.Value, "lockwords", lw.Usage)
 	flag.Bool("version", false, "print the locklint version and exit")
-	// SARIF needs the diagnostics themselves, which multichecker only
-	// prints; run the analyzers here instead. Every other mode (vettool,
-	// -fix, -diff, -json) stays with multichecker.
+	// The -fix, -diff and vettool modes run in multichecker, which parses
+	// the command line again; -format is defined for its usage message.
 	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
-	if wantsSARIF(os.Args[1:]) {
-		os.Exit(runSARIF(os.Args[1:], os.Stdout, os.Stderr))
+	if standalone(os.Args[1:]) {
+		os.Exit(runStandalone(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	multichecker.Main(analyzer.Analyzers()...)
 }

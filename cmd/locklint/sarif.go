@@ -1,15 +1,11 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"go/token"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -17,146 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
-
-	"github.com/locklint/locklint/analyzer"
-	"github.com/locklint/locklint/analyzer/lockmodel"
 )
-
-// wantsSARIF reports whether the command line asks for -format=sarif.
-// multichecker owns flag parsing otherwise, so this only peeks.
-func wantsSARIF(args []string) bool {
-	for i, a := range args {
-		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-		switch {
-		case a == "format=sarif":
-			return true
-		case a == "format" && i+1 < len(args) && args[i+1] == "sarif":
-			return true
-		}
-	}
-	return false
-}
-
-// runSARIF is the standalone driver for -format=sarif. It accepts the
-// same analyzer flags multichecker does (-NAME, -NAME=false, -NAME.FLAG,
-// -lockwords, -test, -tags) and returns the exit status: 3 when there are
-// findings, 1 on load or analysis errors, 0 otherwise.
-func runSARIF(args []string, stdout, stderr io.Writer) int {
-	suite := analyzer.Analyzers()
-	fs := flag.NewFlagSet("locklint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.String("format", "sarif", "output format: text or sarif")
-	tests := fs.Bool("test", true, "indicates whether test files should be analyzed, too")
-	tags := fs.String("tags", "", "comma-separated build tags")
-	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
-	fs.Var(lw.Value, "lockwords", lw.Usage)
-	enabled := map[*analysis.Analyzer]*triState{}
-	for _, a := range suite {
-		t := new(triState)
-		enabled[a] = t
-		fs.Var(t, a.Name, "enable "+a.Name+" analysis")
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
-		})
-	}
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-
-	// As in multichecker: naming analyzers with -NAME runs only those;
-	// -NAME=false runs all but those.
-	var anyTrue bool
-	for _, t := range enabled {
-		anyTrue = anyTrue || *t == setTrue
-	}
-	var run []*analysis.Analyzer
-	for _, a := range suite {
-		t := *enabled[a]
-		if (anyTrue && t == setTrue) || (!anyTrue && t != setFalse) {
-			run = append(run, a)
-		}
-	}
-
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Tests: *tests}
-	if usesFacts(run) {
-		// Facts flow from dependencies, which then need syntax too.
-		cfg.Mode = packages.LoadAllSyntax | packages.NeedModule
-	}
-	if *tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + *tags}
-	}
-	patterns := fs.Args()
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		return 1
-	}
-	g, err := checker.Analyze(run, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
-	}
-	wd, _ := os.Getwd()
-	log, n := buildSARIF(g, suite, pkgs, wd)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
-	}
-	status := 0
-	for act := range g.All() {
-		if act.IsRoot && act.Err != nil {
-			fmt.Fprintf(stderr, "locklint: %s: %v\n", act, act.Err)
-			status = 1
-		}
-	}
-	if status == 0 && n > 0 {
-		status = 3
-	}
-	return status
-}
-
-type triState int
-
-const (
-	unset triState = iota
-	setTrue
-	setFalse
-)
-
-func (t *triState) String() string   { return strconv.FormatBool(*t == setTrue) }
-func (t *triState) IsBoolFlag() bool { return true }
-func (t *triState) Set(s string) error {
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	*t = setFalse
-	if b {
-		*t = setTrue
-	}
-	return nil
-}
-
-func usesFacts(as []*analysis.Analyzer) bool {
-	seen := map[*analysis.Analyzer]bool{}
-	var walk func(a *analysis.Analyzer) bool
-	walk = func(a *analysis.Analyzer) bool {
-		if seen[a] {
-			return false
-		}
-		seen[a] = true
-		return len(a.FactTypes) > 0 || slices.ContainsFunc(a.Requires, walk)
-	}
-	return slices.ContainsFunc(as, walk)
-}
 
 // The subset of SARIF 2.1.0 that locklint writes.
 type (

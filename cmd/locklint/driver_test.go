@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+func TestRouting(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		own  bool
+	}{
+		{[]string{"./..."}, true},
+		{[]string{"-json", "./..."}, true},
+		{[]string{"--format=sarif", "-test=false", "./..."}, true},
+		{[]string{"-format", "sarif", "./..."}, true},
+		{[]string{"-tags", "integration", "-lockwords", "+guard", "./..."}, true},
+		{[]string{"-unconditionaldel", "-unconditionaldel.tests", "-c", "2", "./..."}, true},
+		{[]string{"-cpuprofile", "cpu.out", "./x"}, true},
+		{[]string{"-fix", "./..."}, false},
+		{[]string{"-json", "-diff", "./..."}, false},
+		{[]string{"-flags"}, false},
+		{[]string{"-V=full"}, false},
+		{[]string{"-debug=p", "./..."}, false},
+		{[]string{"-h"}, false},
+		{[]string{"-no-such-flag", "./..."}, false},
+		{[]string{"/tmp/go-build1/vet.cfg"}, false},
+		{[]string{"-json", "--", "vet.cfg"}, false},
+	} {
+		if got := standalone(tc.args); got != tc.own {
+			t.Errorf("standalone(%q) = %v, want %v", tc.args, got, tc.own)
+		}
+	}
+}
+
+// TestFromSource checks what the loader type-checks from source for the
+// facts: the wrapper package between the root and go-redis, and nothing
+// of the standard library or the client itself.
+func TestFromSource(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps, Dir: filepath.Join("..", ".."), Tests: true}
+	pkgs, err := packages.Load(cfg, "./examples/reports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := map[string]bool{}
+	for _, p := range pkgs {
+		roots[p.ID] = true
+	}
+	got := fromSource(pkgs, roots)
+	want := []string{"github.com/locklint/locklint/examples/locker"}
+	if !slices.Equal(got, want) {
+		t.Errorf("fromSource = %q, want %q", got, want)
+	}
+}
+
+// TestSameFindingsAsMultichecker runs each example package on its own, so
+// that cross-package facts come from a dependency, through the standalone
+// driver and through multichecker (which loads everything from source;
+// -debug=p routes there and only serializes the work): the findings must
+// be byte-identical.
+func TestSameFindingsAsMultichecker(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "locklint")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	for _, pkg := range []string{"./examples/reports", "./examples/...", "./internal/..."} {
+		run := func(args ...string) []byte {
+			cmd := exec.Command(bin, append(args, pkg)...)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("locklint %q %s: %v", args, pkg, err)
+			}
+			return out
+		}
+		own, multi := run("-json"), run("-json", "-debug=p")
+		if pkg == "./examples/reports" && !bytes.Contains(own, []byte(`"unboundedretry"`)) {
+			t.Errorf("%s: no unboundedretry finding through the locker dependency's facts:\n%s", pkg, own)
+		}
+		if !bytes.Equal(own, multi) {
+			t.Errorf("%s: standalone and multichecker differ\nstandalone:\n%s\nmultichecker:\n%s", pkg, own, multi)
+		}
+	}
+}
