@@ -120,7 +120,8 @@ func (b *builder) goRedis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 		switch name {
 		case "Run", "RunRO", "Eval", "EvalRO", "EvalSha", "EvalShaRO":
 			c := &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
-			c.Keys = sliceElems(arg(call, ps, "keys"))
+			c.Keys = b.evalKeys(arg(call, ps, "keys"))
+			c.Script = b.scriptSource(recv)
 			return c
 		}
 		return nil
@@ -135,7 +136,8 @@ func (b *builder) goRedis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 	case CmdDel, CmdUnlink:
 		c.Keys = variadic(call, ps, "keys")
 	case CmdEval:
-		c.Keys = sliceElems(arg(call, ps, "keys"))
+		c.Keys = b.evalKeys(arg(call, ps, "keys"))
+		c.Script = arg(call, ps, "script") // EvalSha and FCall name the script instead
 	case CmdExec:
 	default:
 		if k := arg(call, ps, "key"); k != nil {

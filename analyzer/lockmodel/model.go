@@ -132,6 +132,12 @@ type Call struct {
 	NoTTL bool
 	// Match is the IFEQ comparison value (SET IFEQ, DELEX IFEQ).
 	Match ast.Expr
+	// Script is the Lua source of an EVAL, as written where it is given:
+	// the EVAL argument, or the argument of the NewScript / NewLuaScript
+	// call that made the script object run here. It is nil for EVALSHA
+	// and FCALL, which name a script instead of sending it; ScriptText
+	// reads the text when it is constant or embedded.
+	Script ast.Expr
 
 	// Queued is true when the command is sent through a pipeline or a
 	// transaction: its result is unknown until the batch executes, so the

@@ -42,8 +42,8 @@ func (b *builder) redigo(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 		if fn.Type().(*types.Signature).Recv() != nil {
 			if recvTypeName(fn) == "Script" {
 				// (*Script).Do(conn, keysAndArgs...): the key count is
-				// set where the script was made; keys stay unknown.
-				return &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
+				// set where the script was made, by NewScript.
+				return b.redigoScript(call, ps, name)
 			}
 			if !isConnIface(fn) {
 				return nil
@@ -78,6 +78,9 @@ func (b *builder) redigo(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 			if n, ok := b.constInt(args[1]); ok && 2+n <= len(args) {
 				c.Keys = args[2 : 2+n]
 			}
+		}
+		if u := upper(cmdName); len(args) > 0 && (u == "EVAL" || u == "EVAL_RO") {
+			c.Script = args[0]
 		}
 	case CmdMulti, CmdExec, CmdOther:
 	default:

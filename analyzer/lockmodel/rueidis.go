@@ -38,6 +38,9 @@ var rueidisCommands = map[string]Command{
 // (client.B().Set().Key(k).Value(v).Nx().Px(ttl).Build()): the chain's
 // Build or Cache call, whose receiver chain is walked back to B().
 func (b *builder) rueidis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+	if fn.Pkg().Path() == "github.com/redis/rueidis" && recvTypeName(fn) == "Lua" {
+		return b.rueidisLua(call, fn)
+	}
 	if fn.Pkg().Path() != rueidisCmds || (fn.Name() != "Build" && fn.Name() != "Cache") {
 		return nil
 	}
@@ -83,7 +86,16 @@ func (b *builder) rueidis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 		ce, m := chain[i], names[i]
 		switch m {
 		case "Key":
+			if ce.Ellipsis.IsValid() {
+				// Key(keys...): the elements when the slice is a literal.
+				c.Keys = append(c.Keys, b.evalKeys(ce.Args[len(ce.Args)-1])...)
+				continue
+			}
 			c.Keys = append(c.Keys, ce.Args...)
+		case "Script":
+			if cmd == CmdEval && len(ce.Args) > 0 {
+				c.Script = ce.Args[0]
+			}
 		case "Value":
 			if len(ce.Args) > 0 {
 				c.Value = ce.Args[0]

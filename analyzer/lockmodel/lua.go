@@ -1,0 +1,489 @@
+package lockmodel
+
+import (
+	"strconv"
+	"strings"
+)
+
+// LuaKind is the kind of a Lua token.
+type LuaKind uint8
+
+// Lua token kinds. The scanner keeps what the lock rules need and nothing
+// more: comments and whitespace are dropped, keywords are names.
+const (
+	LuaName LuaKind = iota + 1
+	LuaNumber
+	LuaString
+	LuaOp
+)
+
+// LuaToken is one token of a Lua script.
+type LuaToken struct {
+	Kind LuaKind
+	// Text is the name, number or operator as written, or a string's
+	// contents with escapes reduced to the escaped character.
+	Text string
+	Line int // 1-based
+}
+
+// maxLuaTokens bounds the work on one script: real scripts have a few
+// hundred tokens, and a constant that large is not a lock script.
+const maxLuaTokens = 1 << 16
+
+// ScanLua splits src into tokens. It is tolerant rather than exact: an
+// unterminated string or comment runs to the end of its line or of the
+// input, an unknown byte is a one-byte operator, and it never fails.
+func ScanLua(src string) []LuaToken {
+	var toks []LuaToken
+	line := 1
+	i := 0
+	for i < len(src) && len(toks) < maxLuaTokens {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '-' && strings.HasPrefix(src[i:], "--"):
+			i += 2
+			if lvl, ok := longOpen(src, i); ok {
+				body, end := longBody(src, i, lvl)
+				line += strings.Count(body, "\n")
+				i = end
+				continue
+			}
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			start := line
+			text, end, nl := quoted(src, i)
+			line += nl
+			toks = append(toks, LuaToken{Kind: LuaString, Text: text, Line: start})
+			i = end
+		case c == '[':
+			if lvl, ok := longOpen(src, i); ok {
+				body, end := longBody(src, i, lvl)
+				toks = append(toks, LuaToken{Kind: LuaString, Text: strings.TrimPrefix(body, "\n"), Line: line})
+				line += strings.Count(body, "\n")
+				i = end
+				continue
+			}
+			toks = append(toks, LuaToken{Kind: LuaOp, Text: "[", Line: line})
+			i++
+		case isNameStart(c):
+			j := i + 1
+			for j < len(src) && (isNameStart(src[j]) || isDigit(src[j])) {
+				j++
+			}
+			toks = append(toks, LuaToken{Kind: LuaName, Text: src[i:j], Line: line})
+			i = j
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			j := i + 1
+			for j < len(src) {
+				d := src[j]
+				// 1e-3, 0x1p+4: a sign right after an exponent letter.
+				if (d == '+' || d == '-') && strings.IndexByte("eEpP", src[j-1]) >= 0 {
+					j++
+					continue
+				}
+				if !isDigit(d) && !isNameStart(d) && d != '.' {
+					break
+				}
+				j++
+			}
+			toks = append(toks, LuaToken{Kind: LuaNumber, Text: src[i:j], Line: line})
+			i = j
+		default:
+			n := 1
+			for _, op := range []string{"...", "==", "~=", "<=", ">=", "..", "::", "//", "<<", ">>"} {
+				if strings.HasPrefix(src[i:], op) {
+					n = len(op)
+					break
+				}
+			}
+			toks = append(toks, LuaToken{Kind: LuaOp, Text: src[i : i+n], Line: line})
+			i += n
+		}
+	}
+	return toks
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// longOpen reports whether a long bracket [[, [=[, [==[ ... opens at i,
+// and its level.
+func longOpen(src string, i int) (int, bool) {
+	if i >= len(src) || src[i] != '[' {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(src) && src[j] == '=' {
+		j++
+	}
+	if j < len(src) && src[j] == '[' {
+		return j - i - 1, true
+	}
+	return 0, false
+}
+
+// longBody returns the contents of the long bracket opening at i and the
+// offset after its close, or after the input when it is not closed.
+func longBody(src string, i, level int) (string, int) {
+	start := i + level + 2
+	if start > len(src) {
+		return "", len(src)
+	}
+	closer := "]" + strings.Repeat("=", level) + "]"
+	end := strings.Index(src[start:], closer)
+	if end < 0 {
+		return src[start:], len(src)
+	}
+	return src[start : start+end], start + end + len(closer)
+}
+
+// quoted reads the short string opening at i. It returns the contents,
+// the offset after the closing quote, and the newlines consumed (escaped
+// ones; an unescaped newline ends an unterminated string).
+func quoted(src string, i int) (string, int, int) {
+	q := src[i]
+	var sb strings.Builder
+	nl := 0
+	j := i + 1
+	for j < len(src) {
+		c := src[j]
+		switch {
+		case c == q:
+			return sb.String(), j + 1, nl
+		case c == '\n':
+			return sb.String(), j, nl
+		case c == '\\' && j+1 < len(src):
+			if src[j+1] == '\n' {
+				nl++
+			}
+			sb.WriteByte(src[j+1])
+			j += 2
+			continue
+		}
+		sb.WriteByte(c)
+		j++
+	}
+	return sb.String(), j, nl
+}
+
+// LuaCall is one redis.call or redis.pcall in a script.
+type LuaCall struct {
+	// Command is the upper-cased command name when it is a string
+	// literal, "" otherwise.
+	Command string
+	Line    int
+	// At is the index of the call's first token: calls and checks are
+	// ordered by it.
+	At int
+	// Args are the arguments after the command name.
+	Args [][]LuaToken
+	// Keys holds, for each argument, the KEYS index it names (1-based),
+	// directly (KEYS[2]) or through a variable assigned from one (local
+	// key = KEYS[2]); 0 when it names none or the index is not constant.
+	Keys []int
+	// Names holds, for each argument, the variable it was named through,
+	// or "".
+	Names []string
+	// CheckedAt is the token index of the first == or ~= comparison of the
+	// call's reply that can check an owner: against a value that is not a
+	// literal (ARGV[1], a variable), or a call that itself passes such a
+	// value (HEXISTS KEYS[1] ARGV[1]). -1 when there is none.
+	CheckedAt int
+}
+
+// Key returns the KEYS index of the first key argument, or 0.
+func (c *LuaCall) Key() int {
+	if len(c.Keys) == 0 {
+		return 0
+	}
+	return c.Keys[0]
+}
+
+// HasFlag reports whether a literal argument after the key is flag,
+// case-insensitively (SET key v NX PX ms).
+func (c *LuaCall) HasFlag(flag string) bool {
+	for i, a := range c.Args {
+		if i > 0 && len(a) == 1 && a[0].Kind == LuaString && strings.EqualFold(a[0].Text, flag) {
+			return true
+		}
+	}
+	return false
+}
+
+// LuaCalls finds the redis.call and redis.pcall invocations of a script,
+// in source order, with the KEYS each argument names and the comparisons
+// of their replies.
+func LuaCalls(src string) []*LuaCall {
+	toks := ScanLua(src)
+	var calls []*LuaCall
+	callEnd := map[int]*LuaCall{}   // index of the closing paren -> call
+	callStart := map[int]*LuaCall{} // index of "redis" -> call
+	alias := map[string]int{}       // variable -> KEYS index
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.Kind == LuaOp && t.Text == "=" {
+			assign(toks, i, alias)
+			continue
+		}
+		if !isRedisCall(toks, i) {
+			continue
+		}
+		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1}
+		args, end := callArgs(toks, i+3)
+		if len(args) > 0 {
+			if a := args[0]; len(a) == 1 && a[0].Kind == LuaString {
+				c.Command = strings.ToUpper(strings.TrimSpace(a[0].Text))
+			}
+			c.Args = args[1:]
+		}
+		for _, a := range c.Args {
+			k, name := keyOf(a, alias)
+			c.Keys = append(c.Keys, k)
+			c.Names = append(c.Names, name)
+		}
+		calls = append(calls, c)
+		callStart[i] = c
+		callEnd[end] = c
+	}
+	checks(toks, callStart, callEnd)
+	return calls
+}
+
+func isRedisCall(toks []LuaToken, i int) bool {
+	if i+3 >= len(toks) || toks[i].Kind != LuaName || toks[i].Text != "redis" || (i > 0 && isOp(toks[i-1], ".", ":")) {
+		return false
+	}
+	return isOp(toks[i+1], ".") && toks[i+2].Kind == LuaName && (toks[i+2].Text == "call" || toks[i+2].Text == "pcall") && isOp(toks[i+3], "(")
+}
+
+func isOp(t LuaToken, ops ...string) bool {
+	if t.Kind != LuaOp {
+		return false
+	}
+	for _, op := range ops {
+		if t.Text == op {
+			return true
+		}
+	}
+	return false
+}
+
+// callArgs splits the arguments of the call whose "(" is at open, at
+// top-level commas. It returns them and the index of the closing paren
+// (len(toks) when the call is not closed).
+func callArgs(toks []LuaToken, open int) ([][]LuaToken, int) {
+	var args [][]LuaToken
+	depth := 0
+	start := open + 1
+	for j := open + 1; j < len(toks); j++ {
+		t := toks[j]
+		if t.Kind != LuaOp {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				if j > start || len(args) > 0 {
+					args = append(args, toks[start:j])
+				}
+				return args, j
+			}
+			depth--
+		case ",":
+			if depth == 0 {
+				args = append(args, toks[start:j])
+				start = j + 1
+			}
+		}
+	}
+	if start < len(toks) {
+		args = append(args, toks[start:])
+	}
+	return args, len(toks)
+}
+
+// keyOf returns the KEYS index an argument names: KEYS[n], or a variable
+// holding KEYS[n].
+func keyOf(a []LuaToken, alias map[string]int) (int, string) {
+	if n := keysIndex(a); n > 0 && len(a) == 4 {
+		return n, ""
+	}
+	if len(a) == 1 && a[0].Kind == LuaName {
+		if n, ok := alias[a[0].Text]; ok {
+			return n, a[0].Text
+		}
+	}
+	return 0, ""
+}
+
+// keysIndex returns n when a starts with KEYS[n] for a constant n >= 1.
+func keysIndex(a []LuaToken) int {
+	if len(a) < 4 || a[0].Kind != LuaName || a[0].Text != "KEYS" || !isOp(a[1], "[") || a[2].Kind != LuaNumber || !isOp(a[3], "]") {
+		return 0
+	}
+	n, err := strconv.Atoi(a[2].Text)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// maxAssignNames bounds the walk back over "a, b, c =".
+const maxAssignNames = 32
+
+// assign records the variables an assignment at toks[eq] ("=") binds to
+// KEYS[n] as aliases of that key; any other binding forgets the alias.
+// Scopes are ignored: a script reuses a name for another key rarely
+// enough, and then the alias is only lost, never wrong for long.
+func assign(toks []LuaToken, eq int, alias map[string]int) {
+	var names []string
+	for j := eq - 1; j >= 0 && len(names) < maxAssignNames; j -= 2 {
+		if toks[j].Kind != LuaName {
+			return // t[1] = ...: not a variable
+		}
+		if j > 0 && isOp(toks[j-1], ".", ":") {
+			return // a.b = ...
+		}
+		names = append([]string{toks[j].Text}, names...)
+		if j == 0 || !isOp(toks[j-1], ",") {
+			break
+		}
+	}
+	for _, n := range names {
+		delete(alias, n)
+	}
+	// The right-hand side: KEYS[n], KEYS[m], ... as far as it goes.
+	j := eq + 1
+	for _, n := range names {
+		k := keysIndex(toks[min(j, len(toks)):])
+		if k == 0 {
+			return
+		}
+		j += 4
+		if j < len(toks) && toks[j].Kind == LuaOp && !isOp(toks[j], ",", ";") {
+			return // KEYS[1] .. ":suffix" is another key
+		}
+		alias[n] = k
+		if j >= len(toks) || !isOp(toks[j], ",") {
+			return
+		}
+		j++
+	}
+}
+
+// checks sets CheckedAt on calls whose reply is compared: directly
+// (redis.call('GET', KEYS[1]) == ARGV[1], also the other way round and
+// through tostring(...)), or through a variable assigned the reply.
+func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
+	byVar := map[string]*LuaCall{}
+	for j := 0; j < len(toks); j++ {
+		if isOp(toks[j], "=") {
+			bindReply(toks, j, byVar, callStart)
+			continue
+		}
+		if !isOp(toks[j], "==", "~=") {
+			continue
+		}
+		var c *LuaCall
+		var other LuaToken
+		haveOther := false
+		// Reply on the left: walk back over closing parens to a call end.
+		for k := j - 1; k >= 0 && k >= j-4; k-- {
+			if oc, ok := callEnd[k]; ok {
+				c = oc
+				break
+			}
+			if !isOp(toks[k], ")") {
+				break
+			}
+		}
+		if c == nil && j > 0 && toks[j-1].Kind == LuaName && (j < 2 || !isOp(toks[j-2], ".", ":")) {
+			c = byVar[toks[j-1].Text]
+		}
+		if c != nil && j+1 < len(toks) {
+			other, haveOther = toks[j+1], true
+		}
+		if c == nil {
+			// Reply on the right: skip "(" and wrappers like tostring(.
+			k := j + 1
+			for k+1 < len(toks) && (isOp(toks[k], "(") || (toks[k].Kind == LuaName && toks[k].Text != "redis" && isOp(toks[k+1], "("))) {
+				if isOp(toks[k], "(") {
+					k++
+				} else {
+					k += 2
+				}
+			}
+			if oc, ok := callStart[k]; ok {
+				c = oc
+			} else if j+1 < len(toks) && toks[j+1].Kind == LuaName && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
+				c = byVar[toks[j+1].Text]
+			}
+			if c != nil && j > 0 {
+				other, haveOther = toks[j-1], true
+			}
+		}
+		if c == nil || c.CheckedAt >= 0 {
+			continue
+		}
+		if (haveOther && !literal(other)) || passesValue(c) {
+			c.CheckedAt = j
+		}
+	}
+}
+
+// bindReply tracks "local v = redis.call(...)" for checks.
+func bindReply(toks []LuaToken, eq int, byVar map[string]*LuaCall, callStart map[int]*LuaCall) {
+	if eq == 0 || toks[eq-1].Kind != LuaName {
+		return
+	}
+	name := toks[eq-1].Text
+	if eq >= 2 && isOp(toks[eq-2], ".", ":") {
+		return
+	}
+	delete(byVar, name)
+	if c, ok := callStart[eq+1]; ok {
+		byVar[name] = c
+	}
+}
+
+// literal reports whether t is a constant operand: a string, a number,
+// nil, true or false. A reply compared with a constant reads a state, not
+// an owner.
+func literal(t LuaToken) bool {
+	switch t.Kind {
+	case LuaString, LuaNumber:
+		return true
+	case LuaName:
+		return t.Text == "nil" || t.Text == "true" || t.Text == "false"
+	}
+	return isOp(t, "-")
+}
+
+// passesValue reports whether a call passes a non-literal argument after
+// its key: HEXISTS KEYS[1] ARGV[1] checks an owner whatever it is
+// compared with.
+func passesValue(c *LuaCall) bool {
+	for i, a := range c.Args {
+		if i == 0 {
+			continue
+		}
+		for _, t := range a {
+			if t.Kind == LuaName && !literal(t) {
+				return true
+			}
+		}
+	}
+	return false
+}

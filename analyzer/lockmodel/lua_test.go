@@ -1,0 +1,106 @@
+package lockmodel
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestScanLuaStringsAndComments(t *testing.T) {
+	src := "-- comment 'not a string'\n--[==[ long\ncomment ]==]\nlocal s = [[a\nb]] .. \"q\\\"x\" .. 'y' -- tail\nreturn s"
+	var got []string
+	for _, tok := range ScanLua(src) {
+		got = append(got, tok.Text)
+	}
+	want := []string{"local", "s", "=", "a\nb", "..", `q"x`, "..", "y", "return", "s"}
+	if len(got) != len(want) {
+		t.Fatalf("tokens %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("tokens %q, want %q", got, want)
+		}
+	}
+	if last := ScanLua(src); last[len(last)-1].Line != 6 {
+		t.Errorf("last token on line %d, want 6", last[len(last)-1].Line)
+	}
+}
+
+func TestLuaCallsOwnerCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		checked   bool
+	}{
+		{"compareARGV", `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end`, true},
+		{"reversed", `if ARGV[1] ~= redis.call("GET", KEYS[1]) then return 0 end`, true},
+		{"viaLocal", "local v = redis.call('GET', KEYS[1])\nif v == ARGV[1] then end", true},
+		{"tostring", `if tostring(redis.call('get', KEYS[1])) == ARGV[1] then end`, true},
+		{"hexists", `if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then return nil end`, true},
+		{"constant", `if redis.call('get', KEYS[1]) == "1" then end`, false},
+		{"nilCheck", `if redis.call('get', KEYS[1]) == false then end`, false},
+		{"notCompared", `local v = redis.call('get', KEYS[1]) return v`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := LuaCalls(tc.src)
+			if len(calls) == 0 {
+				t.Fatal("no calls")
+			}
+			if got := calls[0].CheckedAt >= 0; got != tc.checked {
+				t.Errorf("checked = %v, want %v", got, tc.checked)
+			}
+		})
+	}
+}
+
+func TestLuaCallsKeys(t *testing.T) {
+	src := "local lock_key, fence = KEYS[1], KEYS[2]\nlocal other = KEYS[1] .. ':x'\n" +
+		"redis.pcall('DEL', lock_key)\nredis.call('incr', fence)\nredis.call('del', other, KEYS[3], KEYS[n])"
+	calls := LuaCalls(src)
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 3", len(calls))
+	}
+	if c := calls[0]; c.Command != "DEL" || c.Key() != 1 || c.Names[0] != "lock_key" || c.Line != 3 {
+		t.Errorf("call 0 = %+v", c)
+	}
+	if c := calls[1]; c.Command != "INCR" || c.Key() != 2 {
+		t.Errorf("call 1 = %+v", c)
+	}
+	if c := calls[2]; len(c.Keys) != 3 || c.Keys[0] != 0 || c.Keys[1] != 3 || c.Keys[2] != 0 {
+		t.Errorf("call 2 keys = %v, want [0 3 0]", c.Keys)
+	}
+}
+
+func TestLuaCallsSetNX(t *testing.T) {
+	calls := LuaCalls(`if not redis.call("SET", KEYS[1], ARGV[1], "nx", "PX", ARGV[2]) then return 0 end`)
+	if len(calls) != 1 || !calls[0].HasFlag("NX") || calls[0].HasFlag("XX") {
+		t.Fatalf("calls = %+v", calls)
+	}
+}
+
+// The lock library's own scripts are the reference forms.
+func TestLuaCallsFixScripts(t *testing.T) {
+	files, _ := filepath.Glob("../fix/scripts/*.lua")
+	if len(files) == 0 {
+		t.Fatal("no scripts")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range LuaCalls(string(src)) {
+			if (c.Command == "DEL" || c.Command == "PEXPIRE") && c.Key() == 1 {
+				// release.lua and refresh.lua compare GET KEYS[1] first.
+				found := false
+				for _, g := range LuaCalls(string(src)) {
+					if g.Command == "GET" && g.Key() == 1 && g.CheckedAt >= 0 && g.CheckedAt < c.At {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s:%d: %s KEYS[1] without an owner check", f, c.Line, c.Command)
+				}
+			}
+		}
+	}
+}
