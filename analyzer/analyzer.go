@@ -8,6 +8,7 @@ package analyzer
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/passes/crossslot"
 	"github.com/locklint/locklint/passes/plainpexpire"
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/unboundedretry"
@@ -21,5 +22,6 @@ func Analyzers() []*analysis.Analyzer {
 		unconditionaldel.Analyzer,
 		plainpexpire.Analyzer,
 		unboundedretry.Analyzer,
+		crossslot.Analyzer,
 	}
 }

@@ -1,0 +1,24 @@
+package anyclient
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
+)
+
+var counter = rueidis.NewLuaScript(`redis.call('INCR', KEYS[1]) return redis.call('INCR', KEYS[2])`)
+
+// With -anyclient every client may be a Cluster client.
+func counters(ctx context.Context, c rueidis.Client, page string) error {
+	return counter.Exec(ctx, c, []string{"hits:" + page, "hits:all"}, nil).Error() // want `keys "hits:" \+ page and "hits:all"`
+}
+
+func standalone(ctx context.Context, rdb *redis.Client, page string) error {
+	return rdb.Eval(ctx, `return redis.call('INCR', KEYS[2])`, []string{"hits:" + page, "hits:all"}).Err() // want `keys "hits:" \+ page and "hits:all"`
+}
+
+// Near miss: still silent on tagged keys.
+func tagged(ctx context.Context, c rueidis.Client, page string) error {
+	return counter.Exec(ctx, c, []string{"hits:{" + page + "}", "hits:{" + page + "}:all"}, nil).Error()
+}
