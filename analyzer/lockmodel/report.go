@@ -16,12 +16,26 @@ import (
 const FixPath = "github.com/locklint/locklint/analyzer/fix"
 
 // Report reports d unless a //locklint:ignore directive with a reason
-// names pass's analyzer on the diagnostic's line or the line above.
+// names pass's analyzer on the diagnostic's line or the line above. In a
+// generated file the finding stands but its fixes are dropped: the edit
+// belongs in the generator, and the drivers refuse to apply it anyway.
 func Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if ignored(pass, d.Pos) {
 		return
 	}
+	if f := fileOf(pass, d.Pos); f != nil && ast.IsGenerated(f) {
+		d.SuggestedFixes = nil
+	}
 	pass.Report(d)
+}
+
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }
 
 // ignored scans the comments of the file holding pos. Directives are rare

@@ -136,51 +136,6 @@ func TestVettoolOnExamples(t *testing.T) {
 	}
 }
 
-// TestFixOnExamplesCopy applies every suggested fix to a copy of the
-// module, checks that the result builds, and that only findings without a
-// fix remain.
-func TestFixOnExamplesCopy(t *testing.T) {
-	bin := buildTool(t)
-	dir := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "analyzer", "examples"} {
-		cp := exec.Command("cp", "-r", filepath.Join(root, p), filepath.Join(dir, p))
-		if out, err := cp.CombinedOutput(); err != nil {
-			t.Fatalf("copy %s: %v\n%s", p, err, out)
-		}
-	}
-	run := func(args ...string) []byte {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		out, _ := cmd.Output()
-		return out
-	}
-	before := parseJSON(t, dir, run("-json", "./examples/..."))
-	run("-fix", "./examples/...")
-	build := exec.Command("go", "build", "./examples/...")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("fixed examples do not build: %v\n%s", err, out)
-	}
-	after := parseJSON(t, dir, run("-json", "./examples/..."))
-	if len(after) >= len(before) {
-		t.Errorf("-fix fixed nothing: %d findings before, %d after", len(before), len(after))
-	}
-	count := func(fs []finding) map[[2]string]int {
-		m := map[[2]string]int{}
-		for _, f := range fs {
-			m[[2]string{f.File, f.Analyzer}]++
-		}
-		return m
-	}
-	b := count(before)
-	for k, n := range count(after) {
-		if n > b[k] {
-			t.Errorf("%s: %s: %d findings after -fix, %d before", k[0], k[1], n, b[k])
-		}
-	}
-	t.Logf("%d findings before -fix, %d after", len(before), len(after))
-}
-
 func TestVersion(t *testing.T) {
 	bin := buildTool(t)
 	out, err := exec.Command(bin, "-version").Output()
