@@ -13,6 +13,7 @@ import (
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/unboundedretry"
 	"github.com/locklint/locklint/passes/unconditionaldel"
+	"github.com/locklint/locklint/passes/unguardedscript"
 )
 
 // Analyzers returns the locklint analyzers, in a stable order.
@@ -23,5 +24,6 @@ func Analyzers() []*analysis.Analyzer {
 		plainpexpire.Analyzer,
 		unboundedretry.Analyzer,
 		crossslot.Analyzer,
+		unguardedscript.Analyzer,
 	}
 }

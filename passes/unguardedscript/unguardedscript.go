@@ -1,0 +1,148 @@
+package unguardedscript
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock keys deleted or renewed by a Lua script with no
+// owner check.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unguardedscript",
+	Doc:      lockmodel.DocOf(doc),
+	URL:      "https://github.com/locklint/locklint#unguardedscript",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+var tests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report scripts run from _test.go files")
+}
+
+// writes are the commands that remove a lock or set its lease.
+var writes = map[string]string{
+	"DEL":       "removes",
+	"UNLINK":    "removes",
+	"EXPIRE":    "extends",
+	"PEXPIRE":   "extends",
+	"EXPIREAT":  "extends",
+	"PEXPIREAT": "extends",
+}
+
+// reads are the commands whose reply, compared with the holder's token,
+// checks the owner: GET for string locks, HGET/HEXISTS for hash locks
+// (reentrant locks keep the owner as a field).
+var reads = map[string]bool{
+	"GET": true, "HGET": true, "HEXISTS": true, "HMGET": true, "SISMEMBER": true, "ZSCORE": true, "LINDEX": true,
+}
+
+type place struct {
+	at   token.Pos
+	lua  int
+	key  int
+	file string
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	seen := map[place]bool{}
+	for _, c := range m.Calls {
+		if c.Command != lockmodel.CmdEval || (!tests && m.IsTestFile(c)) {
+			continue
+		}
+		text, ok := m.ScriptText(c)
+		if !ok {
+			continue
+		}
+		calls := lockmodel.LuaCalls(text.Text)
+		for _, w := range calls {
+			verb, ok := writes[w.Command]
+			if !ok {
+				continue
+			}
+			for i, k := range w.Keys {
+				if k == 0 || (i > 0 && verb == "extends") {
+					continue
+				}
+				if checked(calls, w, k) || acquiredBefore(calls, w, k) {
+					continue
+				}
+				why, ok := lockish(m, c, calls, w, i, k)
+				if !ok {
+					continue
+				}
+				p := place{text.At.Pos(), w.At, k, text.File}
+				if seen[p] {
+					continue
+				}
+				seen[p] = true
+				report(pass, text, w, k, verb, why)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// checked reports whether the script compares a read of key k before w.
+func checked(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
+	for _, g := range calls {
+		if reads[g.Command] && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
+			return true
+		}
+	}
+	return false
+}
+
+// acquiredBefore reports whether the script took key k itself before w:
+// SETNX then EXPIRE in one script is one atomic step.
+func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
+	for _, a := range calls {
+		if a.At < w.At && acquires(a) && a.Key() == k {
+			return true
+		}
+	}
+	return false
+}
+
+func acquires(a *lockmodel.LuaCall) bool {
+	return a.Command == "SETNX" || (a.Command == "SET" && a.HasFlag("NX"))
+}
+
+// lockish tells why KEYS[k], argument i of w, is a lock, if it is one.
+func lockish(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, i, k int) (string, bool) {
+	if k <= len(c.Keys) && m.IsLockKey(c, c.Keys[k-1]) {
+		return "lock key " + lockmodel.Source(m.Pass.Fset, c.Keys[k-1]), true
+	}
+	for _, a := range calls {
+		if acquires(a) && a.Key() == k {
+			return fmt.Sprintf("acquired with %s on Lua line %d", a.Command, a.Line), true
+		}
+	}
+	if n := w.Names[i]; n != "" && m.Words.MatchText(n) {
+		return "lock key " + n, true
+	}
+	return "", false
+}
+
+func report(pass *analysis.Pass, text lockmodel.ScriptText, w *lockmodel.LuaCall, k int, verb, why string) {
+	where := fmt.Sprintf("Lua line %d", w.Line)
+	if text.File != "" {
+		where = fmt.Sprintf("%s:%d", text.File, w.Line)
+	}
+	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) with no owner check in the script: if this holder's lease expired, it %s the next holder's lock; compare first, in the same script: if redis.call('GET', KEYS[%d]) == ARGV[1] then ... end",
+		where, w.Command, k, why, verb, k)
+	lockmodel.Report(pass, analysis.Diagnostic{Pos: text.At.Pos(), End: text.At.End(), Message: msg})
+}
