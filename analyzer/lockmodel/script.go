@@ -175,6 +175,12 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 		}
 		return ScriptText{Text: s, At: at}, true
 	}
+	// string(src), src being an embedded []byte.
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && isString(tv.Type) {
+			return m.scriptText(call.Args[0], depth+1)
+		}
+	}
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return ScriptText{}, false
@@ -192,13 +198,13 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 	return ScriptText{}, false
 }
 
-// embedded reads the file a package-level string variable is filled with
+// embedded reads the file a package-level string or []byte variable is filled with
 // by //go:embed. The analysis drivers let Pass.ReadFile read only the
 // package's own source files, so the file is read directly, after the
 // checks the go command makes of embed patterns: a relative path inside
 // the package directory, one regular file.
 func (m *Model) embedded(v *types.Var) (*ast.Ident, string, string, bool) {
-	if v.Pkg() != m.Pass.Pkg || v.Parent() != v.Pkg().Scope() || !isString(v.Type()) {
+	if v.Pkg() != m.Pass.Pkg || v.Parent() != v.Pkg().Scope() || !(isString(v.Type()) || isBytes(v.Type())) {
 		return nil, "", "", false
 	}
 	for _, f := range m.Pass.Files {
@@ -230,6 +236,15 @@ func (m *Model) embedded(v *types.Var) (*ast.Ident, string, string, bool) {
 		}
 	}
 	return nil, "", "", false
+}
+
+func isBytes(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
 }
 
 // embedPatterns returns the patterns of the //go:embed lines of doc.

@@ -85,6 +85,17 @@ func resign(ctx context.Context, rdb *redis.Client, group string) error {
 	return unlockFile.Run(ctx, rdb, []string{"leader:" + group}).Err()
 }
 
+// An embedded []byte, converted where the script is made.
+//
+//go:embed scripts/unlock.lua
+var unlockBytes []byte // want `scripts/unlock.lua:2: DEL of KEYS\[1\] \(lock key "leader:" \+ group\)`
+
+var unlockFromBytes = redis.NewScript(string(unlockBytes))
+
+func resignBytes(ctx context.Context, rdb *redis.Client, group string) error {
+	return unlockFromBytes.Run(ctx, rdb, []string{"leader:" + group}).Err()
+}
+
 // Concatenated constants.
 const (
 	keyLocal  = "local key = KEYS[1]\n"
