@@ -280,12 +280,15 @@ func isOp(t LuaToken, ops ...string) bool {
 
 // callArgs splits the arguments of the call whose "(" is at open, at
 // top-level commas. It returns them and the index of the closing paren
-// (len(toks) when the call is not closed).
+// (len(toks) when the call is not closed within maxArgTokens).
 func callArgs(toks []LuaToken, open int) ([][]LuaToken, int) {
 	var args [][]LuaToken
 	depth := 0
 	start := open + 1
-	for j := open + 1; j < len(toks); j++ {
+	// Arguments are a few tokens; an unclosed call must not make every
+	// later call rescan the rest of the script.
+	limit := min(len(toks), open+1+maxArgTokens)
+	for j := open + 1; j < limit; j++ {
 		t := toks[j]
 		if t.Kind != LuaOp {
 			continue
@@ -308,11 +311,14 @@ func callArgs(toks []LuaToken, open int) ([][]LuaToken, int) {
 			}
 		}
 	}
-	if start < len(toks) {
-		args = append(args, toks[start:])
+	if start < limit {
+		args = append(args, toks[start:limit])
 	}
 	return args, len(toks)
 }
+
+// maxArgTokens bounds the tokens read as one call's arguments.
+const maxArgTokens = 1024
 
 // keyOf returns the KEYS index an argument names: KEYS[n], or a variable
 // holding KEYS[n].

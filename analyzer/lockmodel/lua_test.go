@@ -3,7 +3,9 @@ package lockmodel
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestScanLuaStringsAndComments(t *testing.T) {
@@ -102,5 +104,17 @@ func TestLuaCallsFixScripts(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// An adversarial constant (calls that never close) stays linear.
+func TestLuaCallsUnclosedIsBounded(t *testing.T) {
+	src := strings.Repeat("redis.call(", 20000)
+	start := time.Now()
+	if n := len(LuaCalls(src)); n != maxLuaTokens/4 {
+		t.Fatalf("%d calls, want %d (the token limit)", n, maxLuaTokens/4)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
