@@ -39,8 +39,14 @@ func (b *builder) collect(insp *inspector.Inspector) {
 	b.batches = map[types.Object]*batch{}
 	b.watchTx = map[types.Object][]ast.Expr{}
 	b.multi = map[multiKey]*batch{}
-	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
+	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		call, ok := cur.Node().(*ast.CallExpr)
+		if !ok {
+			if body := funcBody(cur); body != nil {
+				b.m.loops = append(b.m.loops, Loop{Stmt: cur.Node().(ast.Stmt), Body: body})
+			}
+			continue
+		}
 		fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
 		if fn == nil || fn.Pkg() == nil {
 			continue
@@ -309,4 +315,17 @@ func (b *builder) replyHelper(call *ast.CallExpr, x ast.Expr) bool {
 	}
 	fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
 	return fn != nil && fn.Pkg() != nil && clientPaths[fn.Pkg().Path()] == Redigo && fn.Type().(*types.Signature).Recv() == nil
+}
+
+// funcBody returns the body of the innermost function around cur.
+func funcBody(cur inspector.Cursor) *ast.BlockStmt {
+	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch n := f.Node().(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // keyIndex answers the two questions every pass asks of a key expression:
@@ -30,7 +32,7 @@ type keyIndex struct {
 	ids map[types.Object]int
 }
 
-func newKeyIndex(m *Model) *keyIndex {
+func newKeyIndex(m *Model, insp *inspector.Inspector) *keyIndex {
 	k := &keyIndex{
 		m:         m,
 		defs:      map[types.Object]ast.Expr{},
@@ -53,7 +55,11 @@ func newKeyIndex(m *Model) *keyIndex {
 		k.defs[obj] = val
 	}
 	filter := []ast.Node{(*ast.FuncDecl)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil), (*ast.CompositeLit)(nil)}
-	for n := range m.insp.PreorderSeq(filter...) {
+	for n := range insp.PreorderSeq(filter...) {
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.AssignStmt, *ast.ValueSpec:
+			m.decls = append(m.decls, n)
+		}
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			if obj := info.Defs[n.Name]; obj != nil {

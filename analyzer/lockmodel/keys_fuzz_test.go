@@ -59,8 +59,8 @@ func FuzzKeyID(f *testing.F) {
 		conf := types.Config{Error: func(error) {}}
 		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
 		pass := &analysis.Pass{Fset: fset, Files: []*ast.File{file}, Pkg: pkg, TypesInfo: info}
-		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}, insp: inspector.New(pass.Files)}
-		m.keys = newKeyIndex(m)
+		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
+		m.keys = newKeyIndex(m, inspector.New(pass.Files))
 
 		var key ast.Expr
 		ast.Inspect(file, func(n ast.Node) bool {

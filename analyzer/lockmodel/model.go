@@ -195,18 +195,28 @@ type Model struct {
 
 	keys *keyIndex
 	byID map[*ast.CallExpr]*Call
-	insp *inspector.Inspector
+	// loops and decls are recorded while the syntax is walked, so that
+	// no inspector outlives the pass: the checker keeps every root
+	// package's result until the end, and an inspector is as large as the
+	// syntax it indexes.
+	loops []Loop
+	decls []ast.Node
 }
+
+// Loop is a for or range statement, with the body of the innermost
+// function around it.
+type Loop struct {
+	Stmt ast.Stmt
+	Body *ast.BlockStmt
+}
+
+// Loops returns the package's loops in source order (an outer loop before
+// the loops inside it); nil when the package is not Relevant.
+func (m *Model) Loops() []Loop { return m.loops }
 
 // Relevant reports whether the package can reach a Redis client at all.
 // Passes may return at once when it is false.
 func (m *Model) Relevant() bool { return m.keys != nil }
-
-// Inspector returns the package's syntax inspector, or nil when the
-// package is not Relevant. The model builds it itself, after the import
-// check, rather than requiring inspect.Analyzer: that analyzer would index
-// every package's syntax, including the many that cannot reach a client.
-func (m *Model) Inspector() *inspector.Inspector { return m.insp }
 
 // CallOf returns the record of a call expression, if it sends a command.
 func (m *Model) CallOf(e *ast.CallExpr) *Call { return m.byID[e] }
@@ -235,10 +245,18 @@ func run(pass *analysis.Pass) (any, error) {
 	if !reachesClient(pass.Pkg) {
 		return m, nil
 	}
-	m.insp = inspector.New(pass.Files)
-	m.keys = newKeyIndex(m)
+	// The vet driver visits the clients' own packages for facts; there
+	// are none to find there.
+	if InClientModule(pass.Pkg.Path()) {
+		return m, nil
+	}
+	// The model indexes the syntax itself, after the import check, rather
+	// than requiring inspect.Analyzer, which would index every package,
+	// including the many that cannot reach a client.
+	insp := inspector.New(pass.Files)
+	m.keys = newKeyIndex(m, insp)
 	b := &builder{m: m, pass: pass}
-	b.collect(m.insp)
+	b.collect(insp)
 	return m, nil
 }
 

@@ -247,7 +247,7 @@ func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Pack
 }
 
 // fromSource returns the import paths of the dependencies that are not
-// roots, can reach a Redis client, and are not a client themselves.
+// roots, can reach a Redis client, and are not part of a client's module.
 func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	reach := map[*packages.Package]bool{}
 	var visit func(p *packages.Package) bool
@@ -268,7 +268,7 @@ func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	var paths []string
 	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if visit(p) && !roots[p.ID] && !lockmodel.IsClientPath(p.PkgPath) && !seen[p.PkgPath] && p.PkgPath != "" {
+		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath) && !seen[p.PkgPath] && p.PkgPath != "" {
 			seen[p.PkgPath] = true
 			paths = append(paths, p.PkgPath)
 		}

@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
@@ -43,19 +42,14 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportObjectFact(fn, facts[i])
 	}
 
-	insp := m.Inspector()
-	// Loops in preorder; walking them backwards visits an inner loop
-	// before the loop around it.
-	var loops []inspector.Cursor
-	for cur := range insp.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
-		loops = append(loops, cur)
-	}
+	// Walking the loops backwards visits an inner loop before the loop
+	// around it.
+	loops := m.Loops()
 	graphs := map[*ast.BlockStmt]*cfg.CFG{}
 	var reported []ast.Stmt
 	for i := len(loops) - 1; i >= 0; i-- {
-		loop := loops[i].Node().(ast.Stmt)
-		body := enclosingBody(loops[i])
-		if body == nil || !retryLoop(pass, loop) {
+		loop, body := loops[i].Stmt, loops[i].Body
+		if !retryLoop(pass, loop) {
 			continue
 		}
 		tries := attempts(pass, acq, loop, reported)
@@ -102,19 +96,6 @@ func forPos(loop ast.Stmt) token.Pos {
 		return l.For
 	}
 	return loop.Pos()
-}
-
-// enclosingBody returns the body of the function the loop is in.
-func enclosingBody(cur inspector.Cursor) *ast.BlockStmt {
-	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch n := f.Node().(type) {
-		case *ast.FuncDecl:
-			return n.Body
-		case *ast.FuncLit:
-			return n.Body
-		}
-	}
-	return nil
 }
 
 // retryLoop reports whether a loop can retry: any for statement, and a
