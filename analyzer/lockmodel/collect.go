@@ -254,6 +254,20 @@ func (b *builder) constInt(e ast.Expr) (int, bool) {
 // compared reports whether a GET's reply is compared with == or !=: as an
 // operand (rdb.Get(ctx, k).Val() == token), or through a variable it is
 // assigned to (v, err := rdb.Get(ctx, k).Result(); if v != token).
+// constant reports whether e is a constant, or a local variable whose one
+// definition is (want := "version-2"; ... if val != want).
+func (b *builder) constant(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	if def := b.m.keys.definition(b.objOf(e)); def != nil {
+		tv, ok := b.pass.TypesInfo.Types[def]
+		return ok && tv.Value != nil
+	}
+	return false
+}
+
 func (b *builder) compared(cur inspector.Cursor, c *Call) bool {
 	var vars []types.Object
 	switch s := c.Stmt.(type) {
@@ -288,7 +302,7 @@ func (b *builder) compared(cur inspector.Cursor, c *Call) bool {
 			// state flag or asserts a value in a test; an owner token is
 			// never a constant, so that is no owner check.
 			other := []ast.Expr{be.Y, be.X}[i]
-			if tv, ok := b.pass.TypesInfo.Types[other]; ok && tv.Value != nil {
+			if b.constant(other) {
 				continue
 			}
 			if side == c.Outer {
