@@ -1,7 +1,9 @@
 package fix_test
 
 import (
+	"context"
 	"errors"
+	"os"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -172,4 +174,50 @@ func contend(t *testing.T, client redis.UniversalClient, fair bool) (same, total
 	}
 	wg.Wait()
 	return same, total
+}
+
+// TestTurnGoesToEarliestWaiter drives the acquire script step by step: a
+// waiter that started earlier takes the turn over from a later one, and a
+// free lock is left to it.
+func TestTurnGoesToEarliestWaiter(t *testing.T) {
+	src, err := os.ReadFile("scripts/acquire.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acquire := redis.NewScript(string(src))
+	eachServer(t, func(t *testing.T, s target) {
+		ctx := context.Background()
+		keys := []string{"lock:{q}", "lock:{q}:turn"}
+		try := func(waiter string) int64 {
+			t.Helper()
+			n, err := acquire.Run(ctx, s.client, keys, "tok-"+waiter, 10000, "0", waiter, 500).Int64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		turn := func() string { return s.admin.Get(ctx, keys[1]).Val() }
+		late, early := "2000|late", "1000|early"
+
+		s.admin.Set(ctx, keys[0], "holder", 0)
+		if n := try(late); n != -1 || turn() != late {
+			t.Fatalf("first waiter: got %d, turn %q; want -1 and the turn", n, turn())
+		}
+		if n := try(early); n != -1 || turn() != early {
+			t.Fatalf("earlier waiter: got %d, turn %q; want -1 and the turn taken over", n, turn())
+		}
+		if n := try(late); n != 0 || turn() != early {
+			t.Fatalf("later waiter again: got %d, turn %q; want 0, turn kept by the earlier one", n, turn())
+		}
+		s.admin.Del(ctx, keys[0])
+		if n := try(late); n != 0 || s.admin.Exists(ctx, keys[0]).Val() != 0 {
+			t.Fatalf("later waiter on a free lock: got %d; want 0 and the lock left free", n)
+		}
+		if n := try(early); n != 1 || s.admin.Get(ctx, keys[0]).Val() != "tok-"+early || s.admin.Exists(ctx, keys[1]).Val() != 0 {
+			t.Fatalf("earlier waiter on a free lock: got %d, lock %q, turn %q; want it acquired and the turn cleared", n, s.admin.Get(ctx, keys[0]).Val(), turn())
+		}
+		if n := try(late); n != -1 || turn() != late {
+			t.Fatalf("later waiter after the handover: got %d, turn %q; want -1 and the turn", n, turn())
+		}
+	})
 }

@@ -41,7 +41,8 @@
 //   - Obtain never waits unboundedly: it needs a context deadline or
 //     WithMaxWait, otherwise it tries once. Retries back off exponentially
 //     with full jitter and stop when the context ends; waiting callers take
-//     turns, so the releaser does not win every race (see Obtain).
+//     turns, earliest waiter first, so the releaser does not win every race
+//     and a waiter that backed off far is not passed over (see Obtain).
 //   - With WithFencing, each acquisition gets a fence number greater than
 //     every earlier one for that counter. The acquire and the INCR run in
 //     one script, so a fence is issued only with ownership. Lock and counter

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,11 +56,12 @@ const (
 // gives up, the error matches ErrNotObtained and, if the wait ran out, the
 // context's error as well.
 //
-// Waiting callers take turns: the first waiter to find the lock taken
-// claims a short-lived turn key next to the lock key, and a free lock is
-// left to the holder of that turn, which polls within Backoff.Base. So the
-// owner that just released cannot take the lock straight back from a caller
-// already waiting. A turn lapses 250 ms plus ten Backoff.Base (350 ms by
+// Waiting callers take turns: the earliest waiter to find the lock taken
+// claims a short-lived turn key next to the lock key (an earlier waiter
+// takes the turn over when it next polls), and a free lock is left to the
+// holder of that turn, which polls within Backoff.Base. So the owner that
+// just released cannot take the lock straight back from a caller already
+// waiting, and a waiter that has backed off far is not passed over. A turn lapses 250 ms plus ten Backoff.Base (350 ms by
 // default) after its holder's last poll, so a waiter that vanishes delays
 // others only that long. Single attempts (no deadline) neither claim nor
 // honour turns. WithoutFairness turns this off.
@@ -100,7 +102,9 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			return nil, fmt.Errorf("obtain %q: %w: no waiter turn key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
 		}
 		keys = append(keys, turnKey)
-		waiter = token
+		// Turns go to the earliest waiter; clocks of different hosts only
+		// skew that order, never exclusion.
+		waiter = strconv.FormatInt(time.Now().UnixMilli(), 10) + "|" + token
 	}
 	useScript := len(keys) > 1
 
@@ -110,7 +114,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 	fail := func(attempts int, err error) (*Lock, error) {
 		if myTurn {
 			// Let the next waiter have the turn now rather than after it lapses.
-			cleanup(ctx, client, turnKey, token)
+			cleanup(ctx, client, turnKey, waiter)
 		}
 		o.observer.acquired(key, time.Since(begin), attempts, err)
 		return nil, err

@@ -3,7 +3,8 @@
 -- ARGV[1]    owner token
 -- ARGV[2]    lease in milliseconds
 -- ARGV[3]    "1" when a fence counter key is passed
--- ARGV[4]    waiter id claiming the turn key, or "" when not waiting
+-- ARGV[4]    waiter id claiming the turn key, "<start ms>|<token>", or ""
+--            when not waiting
 -- ARGV[5]    turn reservation lifetime in milliseconds
 -- Returns the fence (or 1 without fencing) when acquired, 0 when not,
 -- and -1 when not acquired but the caller holds the next turn.
@@ -17,12 +18,20 @@ if ARGV[4] ~= "" then
   turn = KEYS[n]
 end
 
-local holder = false
+-- The turn goes to the waiter that started waiting first: a waiter that
+-- polls less often, having backed off longer, still gets its place.
+local mine = false
 if turn then
-  holder = redis.call("GET", turn)
-  if holder and holder ~= ARGV[4] then
-    -- An earlier waiter holds the next turn: leave a free lock to it.
-    return 0
+  local holder = redis.call("GET", turn)
+  if holder == ARGV[4] then
+    mine = true
+  elseif holder then
+    local since = tonumber(string.match(holder, "^(%d+)|"))
+    local me = tonumber(string.match(ARGV[4], "^(%d+)|"))
+    if since == nil or me == nil or since <= me then
+      -- An earlier waiter holds the next turn: leave a free lock to it.
+      return 0
+    end
   end
 end
 
@@ -34,7 +43,7 @@ if not redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
   return 0
 end
 
-if holder then
+if mine then
   redis.call("DEL", turn)
 end
 if fence then
