@@ -1,0 +1,348 @@
+package constanttoken
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock acquires whose token is not unique per acquisition.
+var Analyzer = &analysis.Analyzer{
+	Name:     "constanttoken",
+	Doc:      lockmodel.DocOf(doc),
+	URL:      "https://github.com/locklint/locklint#constanttoken",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+var tests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report acquires in _test.go files")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	if !m.Relevant() {
+		return nil, nil
+	}
+	var acquires []*lockmodel.Call
+	for _, c := range m.Calls {
+		// Tests store fixed values on purpose, to play another holder.
+		if !c.Acquires() || c.Value == nil || (!tests && m.IsTestFile(c)) || !m.IsLockKey(c, c.Key()) {
+			continue
+		}
+		acquires = append(acquires, c)
+	}
+	if len(acquires) == 0 {
+		return nil, nil
+	}
+	toks := m.Tokens()
+	loops := &reuse{pass: pass, m: m, graphs: map[*ast.BlockStmt]*cfg.CFG{}}
+	for _, c := range acquires {
+		if src := toks.Source(c); src.Origin.Weak() {
+			reportWeak(pass, c, src)
+		} else if rel := loops.reacquired(c); rel != nil {
+			reportReuse(pass, c, rel)
+		}
+	}
+	return nil, nil
+}
+
+const (
+	ownerChecks = "owner checks on release and renewal cannot tell holders apart, so one holder can delete or extend another's lock"
+	useObtain   = "acquire with fix.Obtain (github.com/locklint/locklint/analyzer/fix), which stores a 128-bit crypto/rand token per acquisition"
+)
+
+func reportWeak(pass *analysis.Pass, c *lockmodel.Call, src lockmodel.TokenSource) {
+	var why string
+	switch src.Origin {
+	case lockmodel.OriginConstant:
+		why = "every acquisition stores the same value"
+	case lockmodel.OriginProcess:
+		why = "every acquisition by this process stores the same value"
+	case lockmodel.OriginOnce:
+		why = "it is made once and every acquisition stores it"
+	case lockmodel.OriginClock:
+		why = "acquisitions in the same clock tick store the same value, and anyone can guess it"
+	case lockmodel.OriginMathRand:
+		why = "math/rand sources seeded alike (a fixed seed, the start time) repeat the same values in every process, and small ranges collide"
+	}
+	d := analysis.Diagnostic{
+		Pos: c.Pos(),
+		End: c.End(),
+		Message: fmt.Sprintf("lock key %s acquired with a token that is not unique per acquisition (%s): %s; %s; %s",
+			lockmodel.Source(pass.Fset, c.Key()), src.What, why, ownerChecks, useObtain),
+	}
+	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
+		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
+	}
+	lockmodel.Report(pass, d)
+}
+
+func reportReuse(pass *analysis.Pass, c *lockmodel.Call, rel ast.Node) {
+	lockmodel.Report(pass, analysis.Diagnostic{
+		Pos: c.Pos(),
+		End: c.End(),
+		Message: fmt.Sprintf("lock key %s acquired again with the token %s after the release on line %d: the token is made once and reused by every round, so a renewal or release still in flight from an earlier round passes the owner check of the next; make the token inside the loop, per acquisition, or %s",
+			lockmodel.Source(pass.Fset, c.Key()), lockmodel.Source(pass.Fset, c.Value), lockmodel.Line(pass.Fset, rel.Pos()), useObtain),
+		Related: []analysis.RelatedInformation{{Pos: rel.Pos(), End: rel.End(), Message: "released here; the loop then acquires again with the same token"}},
+	})
+}
+
+// reuse finds a token variable made once and reused across acquisitions:
+// a path in the function's control-flow graph from a release of the lock
+// back to its acquire that does not assign the variable again. Retries of
+// one acquisition never pass a release, so they stay silent.
+type reuse struct {
+	pass   *analysis.Pass
+	m      *lockmodel.Model
+	graphs map[*ast.BlockStmt]*cfg.CFG
+	// releasers are this package's functions that send a release.
+	releasers map[*types.Func]bool
+}
+
+func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
+	info := r.pass.TypesInfo
+	id, ok := ast.Unparen(c.Value).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	body := funcBody(c.Func)
+	if !ok || v.IsField() || body == nil || v.Pos() < c.Func.Pos() || v.Pos() >= c.Func.End() {
+		return nil
+	}
+	rels := r.releases(c, v, body)
+	if len(rels) == 0 {
+		return nil
+	}
+	var kills []token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs = n.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{n.X}
+		case *ast.RangeStmt:
+			lhs = []ast.Expr{n.Key, n.Value}
+		case *ast.ValueSpec:
+			for _, name := range n.Names {
+				lhs = append(lhs, name)
+			}
+		}
+		for _, l := range lhs {
+			if lid, ok := l.(*ast.Ident); ok && info.ObjectOf(lid) == v {
+				kills = append(kills, lid.Pos())
+			}
+		}
+		return true
+	})
+	g, ok := r.graphs[body]
+	if !ok {
+		g = cfg.New(body, mayReturn(info))
+		r.graphs[body] = g
+	}
+	for _, rel := range rels {
+		if reaches(g, rel.Pos(), c.Pos(), kills) {
+			return rel
+		}
+	}
+	return nil
+}
+
+// releases returns the calls in c's function, not deferred, that give the
+// lock back or check its owner: a DEL/UNLINK/DELEX/EVAL of its key or
+// carrying the token, an owner-checked SET or GET, fix.Release or
+// fix.Refresh with the token, and a call of a release helper of this
+// package with the token.
+func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) []ast.Node {
+	m := r.m
+	keyID := m.KeyID(c.Key())
+	var out []ast.Node
+	for _, o := range m.Calls {
+		if o == c || o.Func != c.Func || o.Deferred || !releaseCmd(o) {
+			continue
+		}
+		same := mentions(r.pass.TypesInfo, o.Expr, v)
+		for _, k := range o.Keys {
+			same = same || m.KeyID(k) == keyID
+		}
+		if same {
+			out = append(out, o.Expr)
+		}
+	}
+	if r.releasers == nil {
+		r.releasers = map[*types.Func]bool{}
+		for _, o := range m.Calls {
+			if releaseCmd(o) && o.Decl != nil {
+				if fn, ok := r.pass.TypesInfo.Defs[o.Decl.Name].(*types.Func); ok {
+					r.releasers[fn] = true
+				}
+			}
+		}
+	}
+	deferred := map[*ast.CallExpr]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			deferred[n.Call] = true
+		case *ast.CallExpr:
+			if deferred[n] || m.CallOf(n) != nil {
+				return true
+			}
+			fn, _ := typeutil.Callee(r.pass.TypesInfo, n).(*types.Func)
+			if fn == nil || fn.Pkg() == nil {
+				return true
+			}
+			isFix := fn.Pkg().Path() == lockmodel.FixPath && (fn.Name() == "Release" || fn.Name() == "Refresh")
+			if !isFix && !r.releasers[fn.Origin()] {
+				return true
+			}
+			for _, a := range n.Args {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok && r.pass.TypesInfo.ObjectOf(id) == v {
+					out = append(out, n)
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// releaseCmd reports whether o gives a lock back or checks who holds it.
+func releaseCmd(o *lockmodel.Call) bool {
+	switch o.Command {
+	case lockmodel.CmdDel, lockmodel.CmdUnlink, lockmodel.CmdDelEx, lockmodel.CmdEval:
+		return true
+	case lockmodel.CmdSet:
+		return o.Flags&lockmodel.FlagIFEQ != 0
+	case lockmodel.CmdGet:
+		return o.Compared
+	}
+	return false
+}
+
+// mentions reports whether v appears in n.
+func mentions(info *types.Info, n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// reaches reports whether the node at to can run after the node at from
+// on some path of g that assigns none of kills in between.
+func reaches(g *cfg.CFG, from, to token.Pos, kills []token.Pos) bool {
+	fb, fi := locate(g, from)
+	tb, ti := locate(g, to)
+	if fb == nil || tb == nil {
+		return false
+	}
+	killed := func(b *cfg.Block, lo, hi int) bool {
+		for i := lo; i < hi && i < len(b.Nodes); i++ {
+			n := b.Nodes[i]
+			for _, k := range kills {
+				if k >= n.Pos() && k < n.End() {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if fb == tb && fi < ti {
+		return !killed(fb, fi+1, ti)
+	}
+	if killed(fb, fi+1, len(fb.Nodes)) {
+		return false
+	}
+	seen := map[*cfg.Block]bool{}
+	queue := append([]*cfg.Block(nil), fb.Succs...)
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == tb {
+			if !killed(b, 0, ti) {
+				return true
+			}
+			continue
+		}
+		if killed(b, 0, len(b.Nodes)) {
+			continue
+		}
+		queue = append(queue, b.Succs...)
+	}
+	return false
+}
+
+// locate returns the block and index of the innermost node holding pos: a
+// range statement is a node of its loop header and spans its whole body.
+func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
+	var best *cfg.Block
+	bi := -1
+	var size token.Pos
+	for _, b := range g.Blocks {
+		for i, n := range b.Nodes {
+			if pos < n.Pos() || pos >= n.End() {
+				continue
+			}
+			if best == nil || n.End()-n.Pos() < size {
+				best, bi, size = b, i, n.End()-n.Pos()
+			}
+		}
+	}
+	return best, bi
+}
+
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return fn.Body
+	case *ast.FuncLit:
+		return fn.Body
+	}
+	return nil
+}
+
+// mayReturn tells the graph which calls never return, so that a release
+// followed by a panic is not a path back to the acquire.
+func mayReturn(info *types.Info) func(*ast.CallExpr) bool {
+	return func(call *ast.CallExpr) bool {
+		switch obj := typeutil.Callee(info, call).(type) {
+		case *types.Builtin:
+			return obj.Name() != "panic"
+		case *types.Func:
+			if obj.Pkg() == nil {
+				return true
+			}
+			switch obj.Pkg().Path() + "." + obj.Name() {
+			case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
+				return false
+			}
+		}
+		return true
+	}
+}

@@ -1,0 +1,60 @@
+// Package constanttoken defines an Analyzer that reports locks acquired
+// with a token that is not unique per acquisition.
+//
+// # Analyzer constanttoken
+//
+// constanttoken: report lock acquires whose token is not unique per acquisition
+//
+// The value an acquire (SETNX, SET NX) stores in the lock key is how the
+// holder later proves it still owns the lock: release and renewal compare
+// it atomically (DELEX IFEQ, SET IFEQ, a Lua script) before they touch the
+// key. That proof holds only if no other acquisition stored the same
+// value. With a constant, a host name or process id, or a token made once
+// and reused, a holder whose lease expired passes the owner check on the
+// next holder's lock, and its release deletes that lock:
+//
+//	host, _ := os.Hostname()
+//	ok, err := rdb.SetNX(ctx, "lock:job", host, 30*time.Second).Result() // every acquisition on this host stores the same value
+//
+// Store a fresh random token for every acquisition, and compare with it on
+// release:
+//
+//	token := rand.Text() // crypto/rand: 128 bits, new for this acquisition
+//	ok, err := rdb.SetNX(ctx, "lock:job", token, 30*time.Second).Result()
+//
+// or use fix.Obtain from github.com/locklint/locklint/analyzer/fix, which
+// does this and returns a handle that releases and renews with the token.
+//
+// The analyzer reports an acquire of a lock key whose value is, after
+// following local variables, package helpers and struct fields:
+//
+//   - a literal or constant (1, "locked", true), or a package-level
+//     variable;
+//   - the process's identity alone or formatted with constants: os.Hostname,
+//     os.Getpid, os.Getenv;
+//   - drawn from math/rand or math/rand/v2: sources seeded alike repeat in
+//     every process, and small ranges collide;
+//   - read from the clock (time.Now().UnixNano() and what is formatted from
+//     it): acquisitions in one tick collide, and the value is guessable;
+//   - a struct field set only by the struct's constructor, read by an
+//     acquire whose key is a constant or a parameter: one value of the type
+//     takes many locks, or the same lock many times, with one token;
+//   - a local variable made once and reused by a loop that releases the
+//     lock and acquires it again: a renewal or release still in flight
+//     from one round passes the owner check of the next.
+//
+// A token made once per call and reused by the retries of that one
+// acquisition is correct and stays silent, as are tokens from crypto/rand,
+// github.com/google/uuid and github.com/gofrs/uuid, helpers of the package
+// whose body draws from those, a token passed in as a parameter, and any
+// value whose origin the analyzer cannot follow. A key that is built from
+// the fields of the struct holding the token (l.key, "lock:"+l.name) makes
+// that struct a handle for one lock, usually made per acquisition, and a
+// token set in its constructor stays silent. Acquires in _test.go files,
+// which store fixed values on purpose, are checked only with -tests.
+//
+// There is no suggested fix: the token is compared again on release and
+// renewal, often in another function, in a Lua script or in another
+// service, and a rewrite of the acquire alone could leave those comparing
+// with the old value.
+package constanttoken

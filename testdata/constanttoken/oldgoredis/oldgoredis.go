@@ -1,0 +1,36 @@
+package oldgoredis
+
+import (
+	"context"
+	"crypto/rand"
+	"os"
+	"time"
+
+	redisv6 "github.com/go-redis/redis"
+	redisv7 "github.com/go-redis/redis/v7"
+	redisv8 "github.com/go-redis/redis/v8"
+)
+
+// go-redis v6 has no ctx: the value is the second argument.
+func v6(rdb *redisv6.Client) bool {
+	return rdb.SetNX("lock:feed", "locked", 30*time.Second).Val() // want `\(the constant "locked"\)`
+}
+
+func v7(rdb *redisv7.Client) bool {
+	host, _ := os.Hostname()
+	return rdb.SetNX("lock:feed", host, 30*time.Second).Val() // want `\(os.Hostname\)`
+}
+
+func v8(ctx context.Context, rdb *redisv8.Client) bool {
+	return rdb.SetNX(ctx, "lock:feed", time.Now().Unix(), 30*time.Second).Val() // want `\(time.Now\)`
+}
+
+// Near misses.
+
+func v6Fresh(rdb *redisv6.Client) bool {
+	return rdb.SetNX("lock:feed", rand.Text(), 30*time.Second).Val()
+}
+
+func v8Param(ctx context.Context, rdb *redisv8.Client, token string) bool {
+	return rdb.SetNX(ctx, "lock:feed", token, 30*time.Second).Val()
+}
