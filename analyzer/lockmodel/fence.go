@@ -1,0 +1,156 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+var (
+	// fenceWords name a fence counter on their own: "lock:{sku}:fence".
+	fenceWords = NewWords([]string{"fence", "fencing"})
+	// epochWords name a counter of a lock's owners when the key also
+	// names the lock: "lock:{sku}:epoch", lockKey+":seq". On a key of its
+	// own ("doc:42:version") such a word is the data's version, which the
+	// protected work bumps under the lock.
+	epochWords = NewWords([]string{"token", "epoch", "generation", "gen", "seq", "sequence", "version", "term"})
+	// fenceDest name a variable or field that holds a fence:
+	// fence := rdb.Incr(...).Val(), l.token = n.
+	fenceDest = NewWords([]string{"fence", "fencing", "token"})
+)
+
+// IsFenceCounter reports whether c, an INCR, draws a fencing token: its
+// key names a fence, or names a lock and a counter of its owners, or its
+// reply is stored under a fence name.
+func (m *Model) IsFenceCounter(c *Call) bool {
+	if c.Command != CmdIncr || m.keys == nil {
+		return false
+	}
+	key := c.Key()
+	if key != nil {
+		if m.mentions(key, fenceWords, 0, map[ast.Node]bool{}) {
+			return true
+		}
+		if m.mentions(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
+			return true
+		}
+	}
+	name := m.replyName(c)
+	return name != "" && fenceDest.MatchText(name)
+}
+
+// mentions looks for a word of w in a key expression: constant strings,
+// identifiers, field and helper names, the single definition of a local
+// variable and what a helper of this package returns.
+func (m *Model) mentions(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool) bool {
+	if e == nil || depth > maxDepth || seen[e] {
+		return false
+	}
+	seen[e] = true
+	info := m.Pass.TypesInfo
+	if s, ok := constStringOf(info, e); ok {
+		return w.MatchText(s)
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return m.mentions(e.X, w, depth, seen)
+	case *ast.Ident:
+		if w.MatchText(e.Name) {
+			return true
+		}
+		if def := m.keys.definition(info.ObjectOf(e)); def != nil {
+			return m.mentions(def, w, depth+1, seen)
+		}
+	case *ast.SelectorExpr:
+		return w.MatchText(e.Sel.Name) || m.mentions(e.X, w, depth+1, seen)
+	case *ast.BinaryExpr:
+		return m.mentions(e.X, w, depth+1, seen) || m.mentions(e.Y, w, depth+1, seen)
+	case *ast.IndexExpr:
+		return m.mentions(e.X, w, depth+1, seen) || m.mentions(e.Index, w, depth+1, seen)
+	case *ast.CallExpr:
+		for _, a := range e.Args {
+			if m.mentions(a, w, depth+1, seen) {
+				return true
+			}
+		}
+		var fnObj types.Object
+		switch f := ast.Unparen(e.Fun).(type) {
+		case *ast.Ident:
+			fnObj = info.ObjectOf(f)
+			if w.MatchText(f.Name) {
+				return true
+			}
+		case *ast.SelectorExpr:
+			fnObj = info.ObjectOf(f.Sel)
+			if w.MatchText(f.Sel.Name) {
+				return true
+			}
+		}
+		decl := m.keys.funcs[fnObj]
+		if decl == nil || decl.Body == nil || seen[decl] {
+			return false
+		}
+		seen[decl] = true
+		found := false
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if r, ok := n.(*ast.ReturnStmt); ok && !found {
+				for _, x := range r.Results {
+					found = found || m.mentions(x, w, depth+1, seen)
+				}
+			}
+			_, lit := n.(*ast.FuncLit)
+			return !found && !lit
+		})
+		return found
+	}
+	return false
+}
+
+// replyName returns the name of the variable or field c's reply is stored
+// into (fence, err := rdb.Incr(ctx, k).Result(); l.fence = ...; Lock{Fence:
+// ...}), or "".
+func (m *Model) replyName(c *Call) string {
+	if c.File == nil {
+		return ""
+	}
+	path, _ := astutil.PathEnclosingInterval(c.File, c.Outer.Pos(), c.Outer.End())
+	var parent ast.Node
+	for i, n := range path {
+		if n == c.Outer && i+1 < len(path) {
+			parent = path[i+1]
+		}
+	}
+	nameOf := func(e ast.Expr) string {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return e.Name
+		case *ast.SelectorExpr:
+			return e.Sel.Name
+		}
+		return ""
+	}
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r != c.Outer {
+				continue
+			}
+			if len(p.Lhs) == len(p.Rhs) {
+				return nameOf(p.Lhs[i])
+			}
+			return nameOf(p.Lhs[0])
+		}
+	case *ast.ValueSpec:
+		for i, r := range p.Values {
+			if r == c.Outer && len(p.Names) > 0 {
+				return p.Names[min(i, len(p.Names)-1)].Name
+			}
+		}
+	case *ast.KeyValueExpr:
+		if p.Value == c.Outer {
+			return nameOf(p.Key)
+		}
+	}
+	return ""
+}
