@@ -8,9 +8,11 @@ package analyzer
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/passes/constanttoken"
 	"github.com/locklint/locklint/passes/crossslot"
 	"github.com/locklint/locklint/passes/plainpexpire"
 	"github.com/locklint/locklint/passes/setnxexpire"
+	"github.com/locklint/locklint/passes/splitfence"
 	"github.com/locklint/locklint/passes/unboundedretry"
 	"github.com/locklint/locklint/passes/unconditionaldel"
 	"github.com/locklint/locklint/passes/unguardedscript"
@@ -25,5 +27,7 @@ func Analyzers() []*analysis.Analyzer {
 		unboundedretry.Analyzer,
 		crossslot.Analyzer,
 		unguardedscript.Analyzer,
+		constanttoken.Analyzer,
+		splitfence.Analyzer,
 	}
 }
