@@ -28,11 +28,11 @@ type Mini interface {
 }
 
 func ThroughInterface(ctx context.Context, s Store) {
-	s.SetNX(ctx, "lock:"+s.Name(), "t", 0) // want `lock key "lock:" \+ s.Name\(\) acquired with no expiry`
+	s.SetNX(ctx, "lock:"+s.Name(), "t", 0) // want `lock key "lock:" \+ s.Name\(\) acquired with no expiry` `\(the constant "t"\)`
 }
 
 func ThroughStruct(ctx context.Context, c *Conn) {
-	if c.SetNX(ctx, c.lockKey, "t", time.Second).Val() {
+	if c.SetNX(ctx, c.lockKey, "t", time.Second).Val() { // want `lock key c.lockKey acquired with a token that is not unique`
 		c.Del(ctx, c.lockKey) // want `lock key c.lockKey deleted without an owner check`
 	}
 }

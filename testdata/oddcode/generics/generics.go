@@ -23,7 +23,7 @@ type Wrap[C redis.Cmdable] struct {
 }
 
 func (w *Wrap[C]) Acquire(ctx context.Context) bool {
-	return w.c.SetNX(ctx, w.key, "t", 0).Val() // want `lock key w.key acquired with no expiry`
+	return w.c.SetNX(ctx, w.key, "t", 0).Val() // want `lock key w.key acquired with no expiry` `lock key w.key acquired with a token that is not unique`
 }
 
 func (w *Wrap[C]) Release(ctx context.Context) {
