@@ -8,6 +8,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -156,6 +157,9 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 		r.graphs[body] = g
 	}
 	for _, rel := range rels {
+		if r.onError(rel) {
+			continue
+		}
 		if reaches(g, rel.Pos(), c.Pos(), kills) {
 			return rel
 		}
@@ -223,6 +227,53 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 		return true
 	})
 	return out
+}
+
+// onError reports whether rel runs only when a call failed: it sits in
+// the body of an if err != nil. Clearing a lock whose acquire reply was
+// lost, then retrying, is still one acquisition.
+func (r *reuse) onError(rel ast.Node) bool {
+	var file *ast.File
+	for _, f := range r.pass.Files {
+		if f.FileStart <= rel.Pos() && rel.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, rel.Pos(), rel.End())
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Body.Pos() <= rel.Pos() && rel.End() <= n.Body.End() && errNotNil(r.pass.TypesInfo, n.Cond) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errNotNil reports whether cond is, or has a conjunct, x != nil for an
+// error x.
+func errNotNil(info *types.Info, cond ast.Expr) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch be.Op {
+	case token.LAND, token.LOR:
+		return errNotNil(info, be.X) || errNotNil(info, be.Y)
+	case token.NEQ:
+		for _, side := range [2][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			if tv, ok := info.Types[side[1]]; ok && tv.IsNil() && types.Identical(info.TypeOf(side[0]), types.Universe.Lookup("error").Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // releaseCmd reports whether o gives a lock back or checks who holds it.

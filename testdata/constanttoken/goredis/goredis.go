@@ -275,6 +275,24 @@ func releaseThenReturn(ctx context.Context, rdb *redis.Client, work func() error
 	return context.DeadlineExceeded
 }
 
+// A cleanup after an acquire whose reply was lost, then a retry: one
+// acquisition.
+func cleanupOnError(ctx context.Context, rdb *redis.Client) bool {
+	token := rand.Text()
+	for attempt := 0; attempt < 3; attempt++ {
+		ok, err := rdb.SetNX(ctx, "lock:feed", token, ttl).Result()
+		if err != nil {
+			unlock.Run(ctx, rdb, []string{"lock:feed"}, token)
+			continue
+		}
+		if ok {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
 // A worker loop that makes a token per round.
 func freshPerRound(ctx context.Context, rdb *redis.Client, work func()) {
 	for ctx.Err() == nil {
