@@ -7,7 +7,7 @@
 //	enable:    [setnxexpire]          # run only these analyzers
 //	disable:   [unconditionaldel]     # run all but these
 //	lockwords: [lock, mutex, +guard]  # same syntax as locklint -lockwords
-//	tests:     true                   # unconditionaldel.tests
+//	tests:     true                   # every analyzer's -tests flag
 //	flags:                            # any analyzer flag, by name
 //	  unconditionaldel.tests: "true"
 //
@@ -157,8 +157,15 @@ func apply(s Settings) ([]*analysis.Analyzer, error) {
 		}
 	}
 	if s.Tests != nil {
-		if err := set("unconditionaldel.tests", fmt.Sprint(*s.Tests)); err != nil {
-			return nil, err
+		// Every analyzer that skips _test.go files by default has a tests
+		// flag; the setting turns them all on or off together.
+		for _, a := range suite {
+			if a.Flags.Lookup("tests") == nil {
+				continue
+			}
+			if err := set(a.Name+".tests", fmt.Sprint(*s.Tests)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
