@@ -3,8 +3,8 @@ package fix_test
 import (
 	"context"
 	"errors"
-	"os"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
