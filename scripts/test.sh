@@ -57,8 +57,9 @@ fi
 # fails on any panic or analyzer error. The whole corpus: bench/sweep.sh.
 (cd bench && go vet ./...)
 bash bench/sweep.sh -quick
-# Fuzz the lock-word classifier and the key renderer for a bounded time;
+# Fuzz the lock-word classifier, the key renderer and the Lua scanner for a
+# bounded time;
 # their seed corpora already ran as unit tests above.
-for target in FuzzSplitWords FuzzWordsSet FuzzKeyID; do
+for target in FuzzSplitWords FuzzWordsSet FuzzKeyID FuzzLuaCalls; do
   go test -run='^$' -fuzz="^${target}\$" -fuzztime=15s ./analyzer/lockmodel/
 done
