@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -35,25 +34,30 @@ type multiKey struct {
 	conn types.Object
 }
 
-func (b *builder) collect(insp *inspector.Inspector) {
+func (b *builder) collect(files []*ast.File) {
 	b.batches = map[types.Object]*batch{}
 	b.watchTx = map[types.Object][]ast.Expr{}
 	b.multi = map[multiKey]*batch{}
-	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
-		call, ok := cur.Node().(*ast.CallExpr)
-		if !ok {
+	walk(files, func(cur cursor) {
+		var call *ast.CallExpr
+		switch n := cur.Node().(type) {
+		case *ast.CallExpr:
+			call = n
+		case *ast.ForStmt, *ast.RangeStmt:
 			if body := funcBody(cur); body != nil {
-				b.m.loops = append(b.m.loops, Loop{Stmt: cur.Node().(ast.Stmt), Body: body})
+				b.m.loops = append(b.m.loops, Loop{Stmt: n.(ast.Stmt), Body: body})
 			}
-			continue
+			return
+		default:
+			return
 		}
 		fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
 		if fn == nil || fn.Pkg() == nil {
-			continue
+			return
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
-			continue
+			return
 		}
 		var c *Call
 		switch client {
@@ -65,7 +69,7 @@ func (b *builder) collect(insp *inspector.Inspector) {
 			c = b.rueidis(cur, call, fn)
 		}
 		if c == nil {
-			continue
+			return
 		}
 		c.Client = client
 		c.Module = fn.Pkg().Path()
@@ -78,11 +82,11 @@ func (b *builder) collect(insp *inspector.Inspector) {
 		}
 		b.m.Calls = append(b.m.Calls, c)
 		b.m.byID[c.Expr] = c
-	}
+	})
 }
 
 // place fills in the enclosing function, file and defer status.
-func (b *builder) place(cur inspector.Cursor, c *Call) {
+func (b *builder) place(cur cursor, c *Call) {
 	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.File)(nil)) {
 		switch n := f.Node().(type) {
 		case *ast.File:
@@ -134,7 +138,7 @@ func isSelOf(fun, x ast.Expr) bool {
 
 // deferredLit reports whether the function literal at cur is called by a
 // defer statement: defer func() { ... }().
-func deferredLit(cur inspector.Cursor) bool {
+func deferredLit(cur cursor) bool {
 	p := cur.Parent()
 	call, ok := p.Node().(*ast.CallExpr)
 	if !ok || call.Fun != cur.Node() {
@@ -268,7 +272,7 @@ func (b *builder) constant(e ast.Expr) bool {
 	return false
 }
 
-func (b *builder) compared(cur inspector.Cursor, c *Call) bool {
+func (b *builder) compared(cur cursor, c *Call) bool {
 	var vars []types.Object
 	switch s := c.Stmt.(type) {
 	case *ast.AssignStmt:
@@ -332,7 +336,7 @@ func (b *builder) replyHelper(call *ast.CallExpr, x ast.Expr) bool {
 }
 
 // funcBody returns the body of the innermost function around cur.
-func funcBody(cur inspector.Cursor) *ast.BlockStmt {
+func funcBody(cur cursor) *ast.BlockStmt {
 	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		switch n := f.Node().(type) {
 		case *ast.FuncDecl:

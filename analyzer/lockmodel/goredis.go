@@ -3,8 +3,6 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
-
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // goRedisCmd describes one go-redis method: the command it sends and the
@@ -85,7 +83,7 @@ func goRedisTypeName(t types.Type) string {
 	return n.Obj().Name()
 }
 
-func (b *builder) goRedis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	name := fn.Name()
 	ps := params(fn)
 	recv := recvOf(call)

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // keyIndex answers the two questions every pass asks of a key expression:
@@ -32,7 +30,7 @@ type keyIndex struct {
 	ids map[types.Object]int
 }
 
-func newKeyIndex(m *Model, insp *inspector.Inspector) *keyIndex {
+func newKeyIndex(m *Model) *keyIndex {
 	k := &keyIndex{
 		m:         m,
 		defs:      map[types.Object]ast.Expr{},
@@ -54,8 +52,7 @@ func newKeyIndex(m *Model, insp *inspector.Inspector) *keyIndex {
 		}
 		k.defs[obj] = val
 	}
-	filter := []ast.Node{(*ast.FuncDecl)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil), (*ast.CompositeLit)(nil)}
-	for n := range insp.PreorderSeq(filter...) {
+	visit := func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl, *ast.AssignStmt, *ast.ValueSpec:
 			m.decls = append(m.decls, n)
@@ -115,6 +112,10 @@ func newKeyIndex(m *Model, insp *inspector.Inspector) *keyIndex {
 		case *ast.CompositeLit:
 			k.compositeFields(n)
 		}
+		return true
+	}
+	for _, f := range m.Pass.Files {
+		ast.Inspect(f, visit)
 	}
 	for obj := range multi {
 		delete(k.defs, obj)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // keySource wraps a key expression in a small package that declares the
@@ -60,7 +59,7 @@ func FuzzKeyID(f *testing.F) {
 		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
 		pass := &analysis.Pass{Fset: fset, Files: []*ast.File{file}, Pkg: pkg, TypesInfo: info}
 		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
-		m.keys = newKeyIndex(m, inspector.New(pass.Files))
+		m.keys = newKeyIndex(m)
 
 		var key ast.Expr
 		ast.Inspect(file, func(n ast.Node) bool {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Command is a normalized Redis command.
@@ -195,10 +194,8 @@ type Model struct {
 
 	keys *keyIndex
 	byID map[*ast.CallExpr]*Call
-	// loops and decls are recorded while the syntax is walked, so that
-	// no inspector outlives the pass: the checker keeps every root
-	// package's result until the end, and an inspector is as large as the
-	// syntax it indexes.
+	// loops and decls are recorded while the syntax is walked, for the
+	// passes that would otherwise walk it again.
 	loops []Loop
 	decls []ast.Node
 }
@@ -250,13 +247,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if InClientModule(pass.Pkg.Path()) {
 		return m, nil
 	}
-	// The model indexes the syntax itself, after the import check, rather
+	// The model walks the syntax itself, after the import check, rather
 	// than requiring inspect.Analyzer, which would index every package,
-	// including the many that cannot reach a client.
-	insp := inspector.New(pass.Files)
-	m.keys = newKeyIndex(m, insp)
+	// including the many that cannot reach a client (see cursor).
+	m.keys = newKeyIndex(m)
 	b := &builder{m: m, pass: pass}
-	b.collect(insp)
+	b.collect(pass.Files)
 	return m, nil
 }
 

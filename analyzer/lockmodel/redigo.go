@@ -3,8 +3,6 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
-
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // redigoCommands maps a command name, as passed to Conn.Do, to the model.
@@ -33,7 +31,7 @@ var redigoCommands = map[string]Command{
 // redigo handles Conn.Do/Send/DoContext/DoWithTimeout and the package
 // functions redis.DoContext/DoWithTimeout. The command and its flags are
 // constant strings; anything else leaves the record opaque.
-func (b *builder) redigo(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	name := fn.Name()
 	ps := params(fn)
 	var conn ast.Expr
@@ -160,7 +158,7 @@ func (b *builder) redigoSetFlags(c *Call, args []ast.Expr) {
 // redigoBatch tracks Send("MULTI") ... Do("EXEC") and WATCH on one
 // connection within one function: commands sent between them are queued
 // in a transaction, and Send alone queues into the connection's pipeline.
-func (b *builder) redigoBatch(cur inspector.Cursor, c *Call, conn ast.Expr, send bool) {
+func (b *builder) redigoBatch(cur cursor, c *Call, conn ast.Expr, send bool) {
 	obj := b.objOf(conn)
 	fn := enclosingFunc(cur)
 	key := multiKey{fn: fn, conn: obj}
@@ -198,7 +196,7 @@ func (b *builder) redigoBatch(cur inspector.Cursor, c *Call, conn ast.Expr, send
 	c.Queued = send
 }
 
-func enclosingFunc(cur inspector.Cursor) ast.Node {
+func enclosingFunc(cur cursor) ast.Node {
 	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		return f.Node()
 	}

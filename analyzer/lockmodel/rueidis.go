@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -37,7 +36,7 @@ var rueidisCommands = map[string]Command{
 // rueidis records a command at the end of its builder chain
 // (client.B().Set().Key(k).Value(v).Nx().Px(ttl).Build()): the chain's
 // Build or Cache call, whose receiver chain is walked back to B().
-func (b *builder) rueidis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) *Call {
+func (b *builder) rueidis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	if fn.Pkg().Path() == "github.com/redis/rueidis" && recvTypeName(fn) == "Lua" {
 		return b.rueidisLua(call, fn)
 	}
@@ -127,7 +126,7 @@ func (b *builder) rueidis(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 // rueidisBatch marks commands passed together to DoMulti as queued, and
 // those between a Multi() and an Exec() in the same DoMulti as a
 // transaction.
-func (b *builder) rueidisBatch(cur inspector.Cursor, c *Call) {
+func (b *builder) rueidisBatch(cur cursor, c *Call) {
 	p := cur.Parent()
 	outer, ok := p.Node().(*ast.CallExpr)
 	if !ok {
