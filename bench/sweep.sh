@@ -6,7 +6,7 @@
 # corpus's, not ours.
 #
 #   bash bench/sweep.sh            # std and the whole corpus
-#   bash bench/sweep.sh -quick     # std and the Redis client and lock modules (CI)
+#   bash bench/sweep.sh -quick     # std and the Redis client and lock modules only
 #
 # Findings are written to $SWEEP_OUT (default a temporary directory) as
 # one JSON file per group, for review.

@@ -52,14 +52,13 @@ elif [ -n "${CI:-}" ]; then
 else
   echo "test.sh: pre-commit is missing; skipping the pre-commit hook test" >&2
 fi
-# Reliability sweep: locklint over the standard library and the Redis
-# client and lock modules of the perf corpus (bench/, its own module); it
-# fails on any panic or analyzer error. The whole corpus: bench/sweep.sh.
+# Reliability sweep: locklint over the standard library and the whole
+# corpus (bench/, its own module: 704 packages, 1.5M lines, about a minute);
+# it fails on any panic or analyzer error.
 (cd bench && go vet ./...)
-bash bench/sweep.sh -quick
+bash bench/sweep.sh
 # Fuzz the lock-word classifier, the key renderer and the Lua scanner for a
-# bounded time;
-# their seed corpora already ran as unit tests above.
+# bounded time; their seed corpora already ran as unit tests above.
 for target in FuzzSplitWords FuzzWordsSet FuzzKeyID FuzzLuaCalls; do
   go test -run='^$' -fuzz="^${target}\$" -fuzztime=15s ./analyzer/lockmodel/
 done
