@@ -1,7 +1,5 @@
 package lockmodel
 
-import "strings"
-
 // IsClientPath reports whether path is a Redis client package the model
 // understands. Drivers use it to decide which dependencies need syntax.
 func IsClientPath(path string) bool {
@@ -10,22 +8,25 @@ func IsClientPath(path string) bool {
 }
 
 // clientModules are the modules of the clients in clientPaths.
-var clientModules = []string{
-	"github.com/redis/go-redis/v9",
-	"github.com/go-redis/redis", // v6, and the prefix of v7 and v8
-	"github.com/gomodule/redigo",
-	"github.com/redis/rueidis",
+var clientModules = map[string]bool{
+	"github.com/redis/go-redis/v9": true,
+	"github.com/go-redis/redis/v8": true,
+	"github.com/go-redis/redis/v7": true,
+	"github.com/go-redis/redis":    true,
+	"github.com/gomodule/redigo":   true,
+	"github.com/redis/rueidis":     true,
 }
 
-// InClientModule reports whether path is a package of a client's own
+// InClientModule reports whether a package belongs to a client's own
 // module: the client, its internals and its companions (rueidiscompat,
-// redisotel). Their code is the plumbing under the commands, not code
-// that takes locks, and some of it is very large.
-func InClientModule(path string) bool {
-	for _, m := range clientModules {
-		if path == m || strings.HasPrefix(path, m+"/") {
-			return true
-		}
+// the go-redis extra packages in the main module). Their code is the
+// plumbing under the commands, not code that takes locks, and some of it
+// is very large. Modules nested below a client's (rueidislock, with its
+// own go.mod) are lock code and are not included. When the module is not
+// known, only the client packages themselves are.
+func InClientModule(pkgPath, modulePath string) bool {
+	if modulePath == "" {
+		return IsClientPath(pkgPath)
 	}
-	return false
+	return clientModules[modulePath]
 }

@@ -244,7 +244,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// The vet driver visits the clients' own packages for facts; there
 	// are none to find there.
-	if InClientModule(pass.Pkg.Path()) {
+	var module string
+	if pass.Module != nil {
+		module = pass.Module.Path
+	}
+	if InClientModule(pass.Pkg.Path(), module) {
 		return m, nil
 	}
 	// The model walks the syntax itself, after the import check, rather

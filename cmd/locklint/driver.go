@@ -221,7 +221,7 @@ func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Pack
 	roots := map[string]bool{}
 	if facts {
 		meta := *cfg
-		meta.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps
+		meta.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 		pkgs, err := packages.Load(&meta, patterns...)
 		if err != nil {
 			return nil, err
@@ -268,7 +268,11 @@ func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	var paths []string
 	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath) && !seen[p.PkgPath] && p.PkgPath != "" {
+		var module string
+		if p.Module != nil {
+			module = p.Module.Path
+		}
+		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath, module) && !seen[p.PkgPath] && p.PkgPath != "" {
 			seen[p.PkgPath] = true
 			paths = append(paths, p.PkgPath)
 		}

@@ -42,7 +42,7 @@ func TestRouting(t *testing.T) {
 // facts: the wrapper package between the root and go-redis, and nothing
 // of the standard library or the client itself.
 func TestFromSource(t *testing.T) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps, Dir: filepath.Join("..", ".."), Tests: true}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule, Dir: filepath.Join("..", ".."), Tests: true}
 	pkgs, err := packages.Load(cfg, "./examples/reports")
 	if err != nil {
 		t.Fatal(err)
