@@ -148,6 +148,6 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
 		Pos:     c.Pos(),
 		End:     c.End(),
 		Message: msg,
-		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: fmt.Sprintf("%s on line %d", a.name, line)}},
+		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: fmt.Sprintf("the %s acquire, a separate round trip", a.name)}},
 	})
 }
