@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -214,40 +215,120 @@ func runStandalone(args []string, stdout, stderr io.Writer) int {
 
 // load loads the packages matched by patterns, type-checked from source.
 // With facts, the packages on an import path from them to a Redis client
-// are loaded from source too, so that the fact-producing passes see their
-// syntax; everything else comes from export data.
+// are type-checked from source too, so that the fact-producing passes see
+// their syntax; everything else comes from export data.
+//
+// That takes one go list: a first load lists the whole graph with export
+// data, and a second one type-checks it through this very executable as
+// its GOPACKAGESDRIVER, which answers with that graph and with the wanted
+// packages as roots. go/packages type-checks the roots from source and
+// the rest from export data; no package is listed twice, and the extra
+// roots' tests, which go list -test would add, are never loaded.
 func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Package, error) {
-	var extra []string
-	roots := map[string]bool{}
-	if facts {
-		meta := *cfg
-		meta.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
-		pkgs, err := packages.Load(&meta, patterns...)
-		if err != nil {
-			return nil, err
+	if !facts {
+		pkgs, err := packages.Load(cfg, patterns...)
+		if err == nil && len(pkgs) == 0 {
+			err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 		}
-		for _, p := range pkgs {
-			roots[p.ID] = true
-		}
-		extra = fromSource(pkgs, roots)
+		return pkgs, err
 	}
-	pkgs, err := packages.Load(cfg, append(slices.Clone(patterns), extra...)...)
+	list := *cfg
+	list.Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+		packages.NeedDeps | packages.NeedExportFile | packages.NeedModule | packages.NeedEmbedFiles | packages.NeedEmbedPatterns
+	listed, err := packages.Load(&list, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	if len(extra) > 0 {
-		// The extra packages are loaded as roots only to get their
-		// syntax; they are analysed as dependencies, not reported on.
-		pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool { return !roots[p.ID] })
-	}
-	if len(pkgs) == 0 {
+	if len(listed) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
+	roots := map[string]bool{}
+	resp := &packages.DriverResponse{Compiler: "gc", Arch: goEnv(cfg, "GOARCH")}
+	for _, p := range listed {
+		roots[p.ID] = true
+		resp.Roots = append(resp.Roots, p.ID)
+	}
+	resp.Roots = append(resp.Roots, fromSource(listed, roots)...)
+	fmt.Sscanf(goEnv(cfg, "GOVERSION"), "go1.%d", &resp.GoVersion)
+	packages.Visit(listed, nil, func(p *packages.Package) { resp.Packages = append(resp.Packages, p) })
+
+	f, err := os.CreateTemp("", "locklint-packages-*.json")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	err = json.NewEncoder(f).Encode(resp)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	check := *cfg
+	env := cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	check.Env = append(slices.Clone(env), "GOPACKAGESDRIVER="+self, responseEnv+"="+f.Name())
+	pkgs, err := packages.Load(&check, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	// The driver protocol carries no module information; the analyzers
+	// see it through the checker (analysis.Pass.Module), so put it back.
+	modules := map[string]*packages.Module{}
+	for _, p := range resp.Packages {
+		modules[p.ID] = p.Module
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil {
+			p.Module = modules[p.ID]
+		}
+	})
+	// The extra roots were roots only to be type-checked from source; they
+	// are analysed as dependencies, not reported on.
+	pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool { return !roots[p.ID] })
 	return pkgs, nil
 }
 
-// fromSource returns the import paths of the dependencies that are not
-// roots, can reach a Redis client, and are not part of a client's module.
+// responseEnv names the file that this executable, run by go/packages as
+// its GOPACKAGESDRIVER, answers with (see load).
+const responseEnv = "LOCKLINT_PACKAGES_RESPONSE"
+
+// servePackagesDriver answers a go/packages driver request with the
+// prepared response, if this process was started as the driver.
+func servePackagesDriver() bool {
+	name := os.Getenv(responseEnv)
+	if name == "" {
+		return false
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "locklint: packages driver: %v\n", err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(data)
+	return true
+}
+
+// goEnv returns one go env variable in cfg's environment and directory.
+func goEnv(cfg *packages.Config, name string) string {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// fromSource returns the IDs of the dependencies that are not roots, can
+// reach a Redis client, and are not part of a client's module.
 func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	reach := map[*packages.Package]bool{}
 	var visit func(p *packages.Package) bool
@@ -265,20 +346,18 @@ func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 		reach[p] = r
 		return r
 	}
-	var paths []string
-	seen := map[string]bool{}
+	var ids []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		var module string
 		if p.Module != nil {
 			module = p.Module.Path
 		}
-		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath, module) && !seen[p.PkgPath] && p.PkgPath != "" {
-			seen[p.PkgPath] = true
-			paths = append(paths, p.PkgPath)
+		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath, module) && p.PkgPath != "" {
+			ids = append(ids, p.ID)
 		}
 	})
-	slices.Sort(paths)
-	return paths
+	slices.Sort(ids)
+	return ids
 }
 
 type triState int

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/locklint/locklint/internal/testmod"
 )
 
 func TestRouting(t *testing.T) {
@@ -69,10 +72,20 @@ func TestSameFindingsAsMultichecker(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	for _, pkg := range []string{"./examples/reports", "./examples/...", "./internal/..."} {
+	testdata := testmod.Dir(t)
+	for _, tc := range []struct{ dir, pkg string }{
+		{root, "./examples/reports"},
+		{root, "./examples/..."},
+		{root, "./internal/..."},
+		// Every shape the analyzers' tests hold, test files included.
+		{testdata, "./..."},
+	} {
+		pkg := tc.pkg
 		run := func(args ...string) []byte {
+			args = append([]string{"-unconditionaldel.tests", "-plainpexpire.tests", "-constanttoken.tests", "-unguardedscript.tests"}, args...)
 			cmd := exec.Command(bin, append(args, pkg)...)
-			cmd.Dir = root
+			cmd.Dir = tc.dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("locklint %q %s: %v", args, pkg, err)

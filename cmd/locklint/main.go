@@ -24,6 +24,9 @@ import (
 )
 
 func main() {
+	if servePackagesDriver() {
+		return
+	}
 	for _, a := range os.Args[1:] {
 		if a == "-version" || a == "--version" {
 			fmt.Println("locklint", version())
