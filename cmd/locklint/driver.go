@@ -243,13 +243,14 @@ func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Pack
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
 	roots := map[string]bool{}
-	resp := &packages.DriverResponse{Compiler: "gc", Arch: goEnv(cfg, "GOARCH")}
+	env := goEnv(cfg, "GOARCH", "GOVERSION")
+	resp := &packages.DriverResponse{Compiler: "gc", Arch: env[0]}
 	for _, p := range listed {
 		roots[p.ID] = true
 		resp.Roots = append(resp.Roots, p.ID)
 	}
 	resp.Roots = append(resp.Roots, fromSource(listed, roots)...)
-	fmt.Sscanf(goEnv(cfg, "GOVERSION"), "go1.%d", &resp.GoVersion)
+	fmt.Sscanf(env[1], "go1.%d", &resp.GoVersion)
 	packages.Visit(listed, nil, func(p *packages.Package) { resp.Packages = append(resp.Packages, p) })
 
 	f, err := os.CreateTemp("", "locklint-packages-*.json")
@@ -269,11 +270,11 @@ func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Pack
 		return nil, err
 	}
 	check := *cfg
-	env := cfg.Env
-	if env == nil {
-		env = os.Environ()
+	base := cfg.Env
+	if base == nil {
+		base = os.Environ()
 	}
-	check.Env = append(slices.Clone(env), "GOPACKAGESDRIVER="+self, responseEnv+"="+f.Name())
+	check.Env = append(slices.Clone(base), "GOPACKAGESDRIVER="+self, responseEnv+"="+f.Name())
 	pkgs, err := packages.Load(&check, patterns...)
 	if err != nil {
 		return nil, err
@@ -315,16 +316,18 @@ func servePackagesDriver() bool {
 	return true
 }
 
-// goEnv returns one go env variable in cfg's environment and directory.
-func goEnv(cfg *packages.Config, name string) string {
-	cmd := exec.Command("go", "env", name)
+// goEnv returns go env variables in cfg's environment and directory, ""
+// for each when go env fails.
+func goEnv(cfg *packages.Config, names ...string) []string {
+	cmd := exec.Command("go", append([]string{"env"}, names...)...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = cfg.Env
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
+	out, _ := cmd.Output()
+	vals := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(vals) != len(names) {
+		return make([]string, len(names))
 	}
-	return strings.TrimSpace(string(out))
+	return vals
 }
 
 // fromSource returns the IDs of the dependencies that are not roots, can
