@@ -93,3 +93,116 @@ func TestClusterFencedLockCycle(t *testing.T) {
 		t.Errorf("cross-slot check sent %d commands", n)
 	}
 }
+
+// TestClusterStalledNodeBoundedByDeadlines stalls the network to one
+// master of a Cluster: calls on its slots return typed errors within their
+// deadlines, the other masters keep serving locks meanwhile, and the held
+// lock on the stalled master is usable again once the network is back.
+func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
+	const (
+		deadline = 300 * time.Millisecond
+		slack    = 250 * time.Millisecond
+	)
+	addrs := redistest.StartCluster(t, 3)
+	ctx := ctxT(t)
+	admin := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	defer admin.Close()
+	slots, err := admin.ClusterSlots(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every master behind its own proxy; the client learns the proxies'
+	// addresses as the slot map, so all its traffic goes through them.
+	proxies := map[string]*redistest.Proxy{}
+	for _, addr := range addrs {
+		proxies[addr] = redistest.StartProxy(t, addr)
+	}
+	viaProxies := make([]redis.ClusterSlot, len(slots))
+	for i, s := range slots {
+		viaProxies[i] = redis.ClusterSlot{Start: s.Start, End: s.End}
+		for _, n := range s.Nodes {
+			p := proxies[n.Addr]
+			if p == nil {
+				t.Fatalf("slot map names %s, not one of %v", n.Addr, addrs)
+			}
+			viaProxies[i].Nodes = append(viaProxies[i].Nodes, redis.ClusterNode{ID: n.ID, Addr: p.Addr})
+		}
+	}
+	client := redis.NewClusterClient(&redis.ClusterOptions{
+		ClusterSlots:          func(context.Context) ([]redis.ClusterSlot, error) { return viaProxies, nil },
+		ContextTimeoutEnabled: true,
+		MaxRetries:            -1,
+	})
+	defer client.Close()
+
+	// One key on the master to stall, one on another master.
+	masterOf := func(key string) string {
+		slot := int(admin.ClusterKeySlot(ctx, key).Val())
+		for _, s := range slots {
+			if s.Start <= slot && slot <= s.End {
+				return s.Nodes[0].Addr
+			}
+		}
+		t.Fatalf("no master serves %s (slot %d)", key, slot)
+		return ""
+	}
+	stalled, other := "lock:{a}", ""
+	for _, k := range []string{"lock:{b}", "lock:{c}", "lock:{d}", "lock:{e}", "lock:{f}"} {
+		if masterOf(k) != masterOf(stalled) {
+			other = k
+			break
+		}
+	}
+	if other == "" {
+		t.Fatal("no key found on another master")
+	}
+	held, err := fix.Obtain(ctx, client, stalled, 10*time.Second, fix.WithFencing(), fix.WithReleaseTimeout(deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	proxies[masterOf(stalled)].Stall()
+	timed := func(what string, call func(context.Context) error, bound time.Duration) {
+		t.Helper()
+		cctx, cancel := context.WithTimeout(ctx, deadline)
+		defer cancel()
+		start := time.Now()
+		err := call(cctx)
+		took := time.Since(start)
+		if err == nil {
+			t.Errorf("%s on the stalled master succeeded", what)
+		}
+		if took > bound+slack {
+			t.Errorf("%s took %s, bound %s + %s", what, took, bound, slack)
+		}
+		t.Logf("%s: %s (slack %s): %v", what, took.Round(time.Millisecond), (took - bound).Round(time.Millisecond), err)
+	}
+	timed("Obtain", func(ctx context.Context) error {
+		_, err := fix.Obtain(ctx, client, stalled+":2", time.Second)
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, fix.ErrNotObtained) {
+			t.Errorf("Obtain error is neither a deadline nor ErrNotObtained: %v", err)
+		}
+		return err
+	}, deadline)
+	timed("Lock.Refresh", func(ctx context.Context) error { return held.Refresh(ctx, 10*time.Second) }, deadline)
+
+	// The other masters serve locks while one is stalled.
+	l, err := fix.Obtain(ctx, client, other, time.Second, fix.WithFencing())
+	if err != nil {
+		t.Fatalf("%s on a healthy master: %v", other, err)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatalf("%s on a healthy master: release: %v", other, err)
+	}
+
+	proxies[masterOf(stalled)].Resume()
+	if err := held.Refresh(ctx, 10*time.Second); err != nil {
+		t.Fatalf("refresh after the network is back: %v", err)
+	}
+	if err := held.Release(ctx); err != nil {
+		t.Fatalf("release after the network is back: %v", err)
+	}
+	if n := admin.Exists(ctx, stalled).Val(); n != 0 {
+		t.Errorf("%s still exists after release", stalled)
+	}
+}
