@@ -206,3 +206,117 @@ func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
 		t.Errorf("%s still exists after release", stalled)
 	}
 }
+
+// TestClusterMasterCrash kills one master of a Cluster (no replicas, no
+// persistence) with SIGKILL while a watched lock lives on it: calls on its
+// slots fail within their deadlines, the other masters keep serving locks,
+// and once the master is back (empty: the lock is gone, as fencing
+// assumes) the watchdog reports the loss and new acquisitions work.
+func TestClusterMasterCrash(t *testing.T) {
+	const (
+		ttl      = 600 * time.Millisecond
+		deadline = 300 * time.Millisecond
+		slack    = 250 * time.Millisecond
+	)
+	nodes := redistest.StartRestartableCluster(t, 3)
+	addrs := make([]string, len(nodes))
+	for i, n := range nodes {
+		addrs[i] = n.Addr
+	}
+	ctx := ctxT(t)
+	admin := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	defer admin.Close()
+	slots, err := admin.ClusterSlots(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	masterOf := func(key string) string {
+		slot := int(admin.ClusterKeySlot(ctx, key).Val())
+		for _, s := range slots {
+			if s.Start <= slot && slot <= s.End {
+				return s.Nodes[0].Addr
+			}
+		}
+		t.Fatalf("no master serves %s (slot %d)", key, slot)
+		return ""
+	}
+	crashed, other := "lock:{a}", ""
+	for _, k := range []string{"lock:{b}", "lock:{c}", "lock:{d}", "lock:{e}", "lock:{f}"} {
+		if masterOf(k) != masterOf(crashed) {
+			other = k
+			break
+		}
+	}
+	var victim *redistest.Restartable
+	for _, n := range nodes {
+		if n.Addr == masterOf(crashed) {
+			victim = n
+		}
+	}
+	client := redis.NewClusterClient(&redis.ClusterOptions{
+		Addrs: addrs, ContextTimeoutEnabled: true, MaxRetries: -1,
+		DialTimeout: 100 * time.Millisecond, ReadTimeout: deadline, WriteTimeout: deadline,
+	})
+	defer client.Close()
+
+	l, err := fix.Obtain(ctx, client, crashed, ttl, fix.WithFencing(), fix.WithWatchdog(time.Minute), fix.WithReleaseTimeout(deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(ttl / 2) // a renewal or two: the watchdog is in its loop
+	killed := time.Now()
+	victim.Kill()
+
+	bounded := func(what string, call func(context.Context) error) {
+		t.Helper()
+		cctx, cancel := context.WithTimeout(ctx, deadline)
+		defer cancel()
+		start := time.Now()
+		err := call(cctx)
+		if took := time.Since(start); took > deadline+slack {
+			t.Errorf("%s took %s, deadline %s + %s", what, took, deadline, slack)
+		}
+		if err == nil {
+			t.Errorf("%s on the killed master succeeded", what)
+		}
+		t.Logf("%s on the killed master: %v", what, err)
+	}
+	bounded("Obtain", func(ctx context.Context) error {
+		_, err := fix.Obtain(ctx, client, crashed+":2", ttl)
+		return err
+	})
+	l2, err := fix.Obtain(ctx, client, other, ttl, fix.WithFencing())
+	if err != nil {
+		t.Fatalf("%s on a surviving master: %v", other, err)
+	}
+	if err := l2.Release(ctx); err != nil {
+		t.Fatalf("%s on a surviving master: release: %v", other, err)
+	}
+
+	victim.Restart()
+	redistest.WaitClusterOK(t, addrs, 20*time.Second)
+	t.Logf("master down %s", time.Since(killed).Round(time.Millisecond))
+	if n := admin.Exists(ctx, crashed).Val(); n != 0 {
+		t.Fatal("without persistence the lock key came back")
+	}
+	select {
+	case <-l.Context().Done():
+	case <-time.After(2 * ttl):
+		t.Fatal("watchdog did not report the loss")
+	}
+	if cause := context.Cause(l.Context()); !errors.Is(cause, fix.ErrLost) {
+		t.Errorf("cause = %v, want ErrLost", cause)
+	} else {
+		t.Logf("loss reported %s after the kill: %v", time.Since(killed).Round(time.Millisecond), cause)
+	}
+	if err := l.Release(ctx); err == nil {
+		t.Error("release of the lost lock succeeded")
+	}
+	l3, err := fix.Obtain(ctx, client, crashed, ttl, fix.WithFencing(), fix.WithMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatalf("obtain after the restart: %v", err)
+	}
+	if err := l3.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

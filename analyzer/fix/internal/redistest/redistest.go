@@ -129,19 +129,33 @@ func (s *Server) Client(t testing.TB, opts *redis.Options) *redis.Client {
 // loopback ports and waits until every node reports cluster_state:ok.
 func StartCluster(t testing.TB, n int) []string {
 	t.Helper()
-	cli := Require(t, "redis-cli")
 	addrs := make([]string, n)
 	for i := range addrs {
 		conf := filepath.Join(t.TempDir(), "nodes.conf")
 		addrs[i] = Start(t, "--cluster-enabled", "yes", "--cluster-config-file", conf,
 			"--cluster-node-timeout", "5000").Addr
 	}
+	createCluster(t, addrs)
+	return addrs
+}
+
+// createCluster joins the servers at addrs into a Cluster of masters and
+// waits until every node reports cluster_state:ok.
+func createCluster(t testing.TB, addrs []string) {
+	t.Helper()
+	cli := Require(t, "redis-cli")
 	args := append([]string{"--cluster", "create"}, addrs...)
 	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
 	if out, err := exec.Command(cli, args...).CombinedOutput(); err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	WaitClusterOK(t, addrs, 20*time.Second)
+}
+
+// WaitClusterOK waits until every node at addrs reports cluster_state:ok.
+func WaitClusterOK(t testing.TB, addrs []string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
 	for _, addr := range addrs {
 		c := redis.NewClient(&redis.Options{Addr: addr})
 		for {
@@ -157,7 +171,6 @@ func StartCluster(t testing.TB, n int) []string {
 		}
 		c.Close()
 	}
-	return addrs
 }
 
 // Miniredis starts an in-process miniredis whose key expiry follows the real

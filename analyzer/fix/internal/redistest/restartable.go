@@ -25,6 +25,29 @@ type Restartable struct {
 // the strongest durability Redis offers; without, it persists nothing.
 func StartRestartable(t testing.TB, aof bool) *Restartable {
 	t.Helper()
+	return startRestartable(t, aof)
+}
+
+// StartRestartableCluster runs a Redis Cluster of n masters without
+// replicas, each a Restartable without persistence: a killed master comes
+// back on its port with its node configuration (nodes.conf, in its
+// directory) but no data. The node timeout is long, so the surviving
+// masters keep serving their slots while one is down.
+func StartRestartableCluster(t testing.TB, n int) []*Restartable {
+	t.Helper()
+	nodes := make([]*Restartable, n)
+	addrs := make([]string, n)
+	for i := range nodes {
+		nodes[i] = startRestartable(t, false, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+			"--cluster-node-timeout", "30000")
+		addrs[i] = nodes[i].Addr
+	}
+	createCluster(t, addrs)
+	return nodes
+}
+
+func startRestartable(t testing.TB, aof bool, extra ...string) *Restartable {
+	t.Helper()
 	bin := Require(t, "redis-server")
 	port, err := freePort()
 	if err != nil {
@@ -41,6 +64,7 @@ func StartRestartable(t testing.TB, aof bool) *Restartable {
 	} else {
 		r.argv = append(r.argv, "--appendonly", "no")
 	}
+	r.argv = append(r.argv, extra...)
 	r.Restart()
 	t.Cleanup(r.Kill)
 	return r
