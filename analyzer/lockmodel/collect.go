@@ -338,11 +338,8 @@ func (b *builder) replyHelper(call *ast.CallExpr, x ast.Expr) bool {
 // funcBody returns the body of the innermost function around cur.
 func funcBody(cur cursor) *ast.BlockStmt {
 	for f := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch n := f.Node().(type) {
-		case *ast.FuncDecl:
-			return n.Body
-		case *ast.FuncLit:
-			return n.Body
+		if body := FuncBody(f.Node()); body != nil {
+			return body
 		}
 	}
 	return nil

@@ -121,7 +121,7 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 		return nil
 	}
 	v, ok := info.ObjectOf(id).(*types.Var)
-	body := funcBody(c.Func)
+	body := lockmodel.FuncBody(c.Func)
 	if !ok || v.IsField() || body == nil || v.Pos() < c.Func.Pos() || v.Pos() >= c.Func.End() {
 		return nil
 	}
@@ -153,11 +153,11 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 	})
 	g, ok := r.graphs[body]
 	if !ok {
-		g = cfg.New(body, mayReturn(info))
+		g = cfg.New(body, lockmodel.MayReturn(info))
 		r.graphs[body] = g
 	}
 	for _, rel := range rels {
-		if r.onError(rel) {
+		if r.onError(c.File, rel) {
 			continue
 		}
 		if reaches(g, rel.Pos(), c.Pos(), kills) {
@@ -229,16 +229,11 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 	return out
 }
 
-// onError reports whether rel runs only when a call failed: it sits in
+// onError reports whether rel, in file (the acquire's: releases are
+// looked for in its function), runs only when a call failed: it sits in
 // the body of an if err != nil. Clearing a lock whose acquire reply was
 // lost, then retrying, is still one acquisition.
-func (r *reuse) onError(rel ast.Node) bool {
-	var file *ast.File
-	for _, f := range r.pass.Files {
-		if f.FileStart <= rel.Pos() && rel.Pos() < f.FileEnd {
-			file = f
-		}
-	}
+func (r *reuse) onError(file *ast.File, rel ast.Node) bool {
 	if file == nil {
 		return false
 	}
@@ -366,34 +361,4 @@ func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
 		}
 	}
 	return best, bi
-}
-
-func funcBody(fn ast.Node) *ast.BlockStmt {
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		return fn.Body
-	case *ast.FuncLit:
-		return fn.Body
-	}
-	return nil
-}
-
-// mayReturn tells the graph which calls never return, so that a release
-// followed by a panic is not a path back to the acquire.
-func mayReturn(info *types.Info) func(*ast.CallExpr) bool {
-	return func(call *ast.CallExpr) bool {
-		switch obj := typeutil.Callee(info, call).(type) {
-		case *types.Builtin:
-			return obj.Name() != "panic"
-		case *types.Func:
-			if obj.Pkg() == nil {
-				return true
-			}
-			switch obj.Pkg().Path() + "." + obj.Name() {
-			case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
-				return false
-			}
-		}
-		return true
-	}
 }

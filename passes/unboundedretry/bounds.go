@@ -401,25 +401,3 @@ func (l *loopGraph) findCounters() {
 		return true
 	})
 }
-
-// mayReturn tells the CFG builder which calls end the function: panic,
-// os.Exit, runtime.Goexit, log.Fatal* and log.Panic*. A full no-return
-// analysis (ctrlflow) would build the graph of every function in every
-// package; only loops around an acquisition need one here.
-func mayReturn(info *types.Info) func(*ast.CallExpr) bool {
-	return func(call *ast.CallExpr) bool {
-		switch obj := typeutil.Callee(info, call).(type) {
-		case *types.Builtin:
-			return obj.Name() != "panic"
-		case *types.Func:
-			if obj.Pkg() == nil {
-				return true
-			}
-			switch obj.Pkg().Path() + "." + obj.Name() {
-			case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
-				return false
-			}
-		}
-		return true
-	}
-}

@@ -58,7 +58,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		g, ok := graphs[body]
 		if !ok {
-			g = cfg.New(body, mayReturn(pass.TypesInfo))
+			g = cfg.New(body, lockmodel.MayReturn(pass.TypesInfo))
 			graphs[body] = g
 		}
 		l := newLoopGraph(pass, g, loop, func(call *ast.CallExpr) bool {
