@@ -3,6 +3,8 @@ package fix_test
 import (
 	"context"
 	"errors"
+	"net"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -107,10 +109,7 @@ func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
 	ctx := ctxT(t)
 	admin := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
 	defer admin.Close()
-	slots, err := admin.ClusterSlots(ctx).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
+	slots := slotMap(t, ctx, admin)
 	// Every master behind its own proxy; the client learns the proxies'
 	// addresses as the slot map, so all its traffic goes through them.
 	proxies := map[string]*redistest.Proxy{}
@@ -136,32 +135,13 @@ func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
 	defer client.Close()
 
 	// One key on the master to stall, one on another master.
-	masterOf := func(key string) string {
-		slot := int(admin.ClusterKeySlot(ctx, key).Val())
-		for _, s := range slots {
-			if s.Start <= slot && slot <= s.End {
-				return s.Nodes[0].Addr
-			}
-		}
-		t.Fatalf("no master serves %s (slot %d)", key, slot)
-		return ""
-	}
-	stalled, other := "lock:{a}", ""
-	for _, k := range []string{"lock:{b}", "lock:{c}", "lock:{d}", "lock:{e}", "lock:{f}"} {
-		if masterOf(k) != masterOf(stalled) {
-			other = k
-			break
-		}
-	}
-	if other == "" {
-		t.Fatal("no key found on another master")
-	}
+	stalled, other, stalledMaster := "lock:{a}", otherMasterKey(t, ctx, admin, slots, "lock:{a}"), masterOf(t, ctx, admin, slots, "lock:{a}")
 	held, err := fix.Obtain(ctx, client, stalled, 10*time.Second, fix.WithFencing(), fix.WithReleaseTimeout(deadline))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	proxies[masterOf(stalled)].Stall()
+	proxies[stalledMaster].Stall()
 	timed := func(what string, call func(context.Context) error, bound time.Duration) {
 		t.Helper()
 		cctx, cancel := context.WithTimeout(ctx, deadline)
@@ -195,7 +175,7 @@ func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
 		t.Fatalf("%s on a healthy master: release: %v", other, err)
 	}
 
-	proxies[masterOf(stalled)].Resume()
+	proxies[stalledMaster].Resume()
 	if err := held.Refresh(ctx, 10*time.Second); err != nil {
 		t.Fatalf("refresh after the network is back: %v", err)
 	}
@@ -226,30 +206,11 @@ func TestClusterMasterCrash(t *testing.T) {
 	ctx := ctxT(t)
 	admin := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
 	defer admin.Close()
-	slots, err := admin.ClusterSlots(ctx).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	masterOf := func(key string) string {
-		slot := int(admin.ClusterKeySlot(ctx, key).Val())
-		for _, s := range slots {
-			if s.Start <= slot && slot <= s.End {
-				return s.Nodes[0].Addr
-			}
-		}
-		t.Fatalf("no master serves %s (slot %d)", key, slot)
-		return ""
-	}
-	crashed, other := "lock:{a}", ""
-	for _, k := range []string{"lock:{b}", "lock:{c}", "lock:{d}", "lock:{e}", "lock:{f}"} {
-		if masterOf(k) != masterOf(crashed) {
-			other = k
-			break
-		}
-	}
+	slots := slotMap(t, ctx, admin)
+	crashed, other := "lock:{a}", otherMasterKey(t, ctx, admin, slots, "lock:{a}")
 	var victim *redistest.Restartable
 	for _, n := range nodes {
-		if n.Addr == masterOf(crashed) {
+		if n.Addr == masterOf(t, ctx, admin, slots, crashed) {
 			victim = n
 		}
 	}
@@ -319,4 +280,52 @@ func TestClusterMasterCrash(t *testing.T) {
 	if err := l3.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// masterOf returns the address of the master that serves key.
+func masterOf(t *testing.T, ctx context.Context, admin *redis.ClusterClient, slots []redis.ClusterSlot, key string) string {
+	t.Helper()
+	slot := int(admin.ClusterKeySlot(ctx, key).Val())
+	for _, s := range slots {
+		if s.Start <= slot && slot <= s.End {
+			return s.Nodes[0].Addr
+		}
+	}
+	t.Fatalf("no master serves %s (slot %d)", key, slot)
+	return ""
+}
+
+// otherMasterKey returns a lock key served by another master than key's.
+func otherMasterKey(t *testing.T, ctx context.Context, admin *redis.ClusterClient, slots []redis.ClusterSlot, key string) string {
+	t.Helper()
+	for _, k := range []string{"lock:{b}", "lock:{c}", "lock:{d}", "lock:{e}", "lock:{f}", "lock:{g}", "lock:{h}"} {
+		if masterOf(t, ctx, admin, slots, k) != masterOf(t, ctx, admin, slots, key) {
+			return k
+		}
+	}
+	t.Fatalf("no key found on another master than %s", key)
+	return ""
+}
+
+// slotMap reads the masters' slot ranges (CLUSTER SHARDS, Redis 7+) in the
+// form a ClusterClient takes for its ClusterSlots option.
+func slotMap(t *testing.T, ctx context.Context, admin *redis.ClusterClient) []redis.ClusterSlot {
+	t.Helper()
+	shards, err := admin.ClusterShards(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slots []redis.ClusterSlot
+	for _, sh := range shards {
+		var nodes []redis.ClusterNode
+		for _, n := range sh.Nodes {
+			if n.Role == "master" {
+				nodes = append(nodes, redis.ClusterNode{ID: n.ID, Addr: net.JoinHostPort(n.IP, strconv.FormatInt(n.Port, 10))})
+			}
+		}
+		for _, r := range sh.Slots {
+			slots = append(slots, redis.ClusterSlot{Start: int(r.Start), End: int(r.End), Nodes: nodes})
+		}
+	}
+	return slots
 }
