@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -74,35 +73,11 @@ func (m *Model) mentions(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool
 				return true
 			}
 		}
-		var fnObj types.Object
-		switch f := ast.Unparen(e.Fun).(type) {
-		case *ast.Ident:
-			fnObj = info.ObjectOf(f)
-			if w.MatchText(f.Name) {
-				return true
-			}
-		case *ast.SelectorExpr:
-			fnObj = info.ObjectOf(f.Sel)
-			if w.MatchText(f.Sel.Name) {
-				return true
-			}
+		fnObj, name := callee(info, e.Fun)
+		if name != "" && w.MatchText(name) {
+			return true
 		}
-		decl := m.keys.funcs[fnObj]
-		if decl == nil || decl.Body == nil || seen[decl] {
-			return false
-		}
-		seen[decl] = true
-		found := false
-		ast.Inspect(decl.Body, func(n ast.Node) bool {
-			if r, ok := n.(*ast.ReturnStmt); ok && !found {
-				for _, x := range r.Results {
-					found = found || m.mentions(x, w, depth+1, seen)
-				}
-			}
-			_, lit := n.(*ast.FuncLit)
-			return !found && !lit
-		})
-		return found
+		return m.keys.returns(fnObj, seen, func(r ast.Expr) bool { return m.mentions(r, w, depth+1, seen) })
 	}
 	return false
 }

@@ -405,18 +405,11 @@ func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]boo
 			return true
 		}
 	}
-	var fnObj types.Object
-	switch f := ast.Unparen(e.Fun).(type) {
-	case *ast.Ident:
-		fnObj = info.ObjectOf(f)
-		if w.MatchText(f.Name) {
-			return true
-		}
-	case *ast.SelectorExpr:
-		fnObj = info.ObjectOf(f.Sel)
-		if w.MatchText(f.Sel.Name) {
-			return true
-		}
+	fnObj, name := callee(info, e.Fun)
+	if name != "" && w.MatchText(name) {
+		return true
+	}
+	if f, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
 		if sel := info.Selections[f]; sel != nil {
 			if n := namedOf(sel.Recv()); n != "" && w.MatchText(n) {
 				return true
@@ -424,28 +417,49 @@ func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]boo
 		}
 	}
 	// A helper of this package: look at what it returns.
-	if decl := k.funcs[fnObj]; decl != nil && decl.Body != nil && !seen[decl] {
-		seen[decl] = true
-		found := false
-		ast.Inspect(decl.Body, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				for _, r := range n.Results {
-					if k.lockish(r, depth+1, seen) {
-						found = true
-					}
+	return k.returns(fnObj, seen, func(r ast.Expr) bool { return k.lockish(r, depth+1, seen) })
+}
+
+// callee returns the object and the name of a call's function when the
+// call names it (f(x), pkg.F(x), v.M(x)).
+func callee(info *types.Info, fun ast.Expr) (types.Object, string) {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return info.ObjectOf(f), f.Name
+	case *ast.SelectorExpr:
+		return info.ObjectOf(f.Sel), f.Sel.Name
+	}
+	return nil, ""
+}
+
+// returns reports whether fn is a function declared in this package that
+// returns, somewhere outside its function literals, a value for which
+// match holds. seen stops the walk through helpers that call each other.
+func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(ast.Expr) bool) bool {
+	decl := k.funcs[fn]
+	if decl == nil || decl.Body == nil || seen[decl] {
+		return false
+	}
+	seen[decl] = true
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if match(r) {
+					found = true
+					break
 				}
 			}
-			return true
-		})
-		return found
-	}
-	return false
+		}
+		return true
+	})
+	return found
 }
 
 // namedOf returns the name of t's named type, through one pointer.
