@@ -3,6 +3,7 @@ module locklint.test
 go 1.26.0
 
 require (
+	github.com/garyburd/redigo v0.0.0-20150301180006-535138d7bcd7
 	github.com/go-redis/redis v6.15.9+incompatible
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5

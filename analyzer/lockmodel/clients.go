@@ -14,6 +14,7 @@ var clientModules = map[string]bool{
 	"github.com/go-redis/redis/v7": true,
 	"github.com/go-redis/redis":    true,
 	"github.com/gomodule/redigo":   true,
+	"github.com/garyburd/redigo":   true,
 	"github.com/redis/rueidis":     true,
 }
 

@@ -57,6 +57,10 @@ func (b *builder) collect(files []*ast.File) {
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
+			if fn.Pkg() == b.pass.Pkg {
+				fn = fn.Origin()
+				b.m.localCalls[fn] = append(b.m.localCalls[fn], call)
+			}
 			return
 		}
 		var c *Call

@@ -304,36 +304,6 @@ func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
 	return !changed
 }
 
-// IsLockKey reports whether key, an argument of c, names a lock: a lock
-// word in its expression (see lockish), or the same key acquired with
-// SETNX / SET NX in the same function or by a method of the same type.
-func (m *Model) IsLockKey(c *Call, key ast.Expr) bool {
-	if m.keys == nil || key == nil {
-		return false
-	}
-	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
-		return true
-	}
-	id := m.KeyID(key)
-	for _, o := range m.Calls {
-		if !o.Acquires() || o == c {
-			continue
-		}
-		for _, k := range o.Keys {
-			if m.KeyID(k) != id {
-				continue
-			}
-			if o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, k, c, key) {
-				return true
-			}
-			if strings.Contains(id, "recv(") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // lockish looks for a lock word in a key expression: identifiers
 // (variables, constants, fields, parameters, helper functions), constant
 // strings and Sprintf formats, the type a key field belongs to, the single

@@ -198,6 +198,10 @@ type Model struct {
 	// passes that would otherwise walk it again.
 	loops []Loop
 	decls []ast.Node
+	// localCalls are the calls of each function declared in this package,
+	// for evidence that comes from callers.
+	localCalls map[*types.Func][]*ast.CallExpr
+	funcNames  map[*ast.FuncDecl]bool
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -255,8 +259,19 @@ func run(pass *analysis.Pass) (any, error) {
 	// than requiring inspect.Analyzer, which would index every package,
 	// including the many that cannot reach a client (see cursor).
 	m.keys = newKeyIndex(m)
+	m.localCalls = map[*types.Func][]*ast.CallExpr{}
+	m.funcNames = map[*ast.FuncDecl]bool{}
 	b := &builder{m: m, pass: pass}
 	b.collect(pass.Files)
+	// Passes run concurrently on one model, so what they read is built
+	// here.
+	for _, c := range m.Calls {
+		if d := c.Decl; d != nil {
+			if _, done := m.funcNames[d]; !done {
+				m.funcNames[d] = m.namesLock(d)
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -267,6 +282,7 @@ var clientPaths = map[string]Client{
 	"github.com/go-redis/redis/v7":           GoRedis,
 	"github.com/go-redis/redis":              GoRedis,
 	"github.com/gomodule/redigo/redis":       Redigo,
+	"github.com/garyburd/redigo/redis":       Redigo, // redigo's old import path
 	"github.com/redis/rueidis":               Rueidis,
 	"github.com/redis/rueidis/internal/cmds": Rueidis,
 }

@@ -53,9 +53,9 @@ func run(pass *analysis.Pass) (any, error) {
 	loops := &reuse{pass: pass, m: m, graphs: map[*ast.BlockStmt]*cfg.CFG{}}
 	for _, c := range acquires {
 		if src := toks.Source(c); src.Origin.Weak() {
-			reportWeak(pass, c, src)
+			reportWeak(pass, m, c, src)
 		} else if rel := loops.reacquired(c); rel != nil {
-			reportReuse(pass, c, rel)
+			reportReuse(pass, m, c, rel)
 		}
 	}
 	return nil, nil
@@ -66,7 +66,7 @@ const (
 	useObtain   = "acquire with fix.Obtain (github.com/locklint/locklint/analyzer/fix), which stores a 128-bit crypto/rand token per acquisition"
 )
 
-func reportWeak(pass *analysis.Pass, c *lockmodel.Call, src lockmodel.TokenSource) {
+func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenSource) {
 	var why string
 	switch src.Origin {
 	case lockmodel.OriginConstant:
@@ -84,7 +84,7 @@ func reportWeak(pass *analysis.Pass, c *lockmodel.Call, src lockmodel.TokenSourc
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired with a token that is not unique per acquisition (%s): %s; %s; %s",
-			lockmodel.Source(pass.Fset, c.Key()), src.What, why, ownerChecks, useObtain),
+			m.KeyText(c, c.Key()), src.What, why, ownerChecks, useObtain),
 	}
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
@@ -92,12 +92,12 @@ func reportWeak(pass *analysis.Pass, c *lockmodel.Call, src lockmodel.TokenSourc
 	lockmodel.Report(pass, d)
 }
 
-func reportReuse(pass *analysis.Pass, c *lockmodel.Call, rel ast.Node) {
+func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel ast.Node) {
 	lockmodel.Report(pass, analysis.Diagnostic{
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired again with the token %s after the release on line %d: the token is made once and reused by every round, so a renewal or release still in flight from an earlier round passes the owner check of the next; make the token inside the loop, per acquisition, or %s",
-			lockmodel.Source(pass.Fset, c.Key()), lockmodel.Source(pass.Fset, c.Value), lockmodel.Line(pass.Fset, rel.Pos()), useObtain),
+			m.KeyText(c, c.Key()), lockmodel.Source(pass.Fset, c.Value), lockmodel.Line(pass.Fset, rel.Pos()), useObtain),
 		Related: []analysis.RelatedInformation{{Pos: rel.Pos(), End: rel.End(), Message: "released here; the loop then acquires again with the same token"}},
 	})
 }

@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
-	key := lockmodel.Source(pass.Fset, k)
+	key := m.KeyText(c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	g := m.CompareRead(c, k)
 	switch {

@@ -41,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Pos: c.Pos(),
 			End: c.End(),
 			Message: fmt.Sprintf("lock key %s acquired with no expiry: if this holder dies the lock is never released; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
-				lockmodel.Source(pass.Fset, c.Key())),
+				m.KeyText(c, c.Key())),
 		})
 	}
 	return nil, nil

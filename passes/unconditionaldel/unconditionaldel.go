@@ -55,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
-	key := lockmodel.Source(pass.Fset, k)
+	key := m.KeyText(c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and the %s removes that holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete in one step)",

@@ -124,7 +124,7 @@ func acquires(a *lockmodel.LuaCall) bool {
 // lockish tells why KEYS[k], argument i of w, is a lock, if it is one.
 func lockish(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, i, k int) (string, bool) {
 	if k <= len(c.Keys) && m.IsLockKey(c, c.Keys[k-1]) {
-		return "lock key " + lockmodel.Source(m.Pass.Fset, c.Keys[k-1]), true
+		return "lock key " + m.KeyText(c, c.Keys[k-1]), true
 	}
 	for _, a := range calls {
 		if acquires(a) && a.Key() == k {

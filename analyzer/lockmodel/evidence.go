@@ -1,0 +1,236 @@
+package lockmodel
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"path/filepath"
+	"strings"
+)
+
+// Evidence says what makes a key a lock key. Real code often names the
+// lock only in the function that takes it (TryLock(ctx, key)) or in the
+// caller that passes the key ("lock:order:"+id), so the key expression
+// itself is one signal among several.
+type Evidence uint8
+
+const (
+	NotLock Evidence = iota
+	// ByName: a lock word in the key's expression, its variables, fields
+	// or helpers.
+	ByName
+	// ByAcquire: the same key is acquired with SETNX / SET NX in the same
+	// function or by a method of the same type.
+	ByAcquire
+	// ByFunc: the key is the only key of a function whose name or
+	// receiver type names a lock (TryLock, Unlock, (*RedisLock).Acquire).
+	ByFunc
+	// ByCaller: the key comes from a parameter, and a caller in this
+	// package passes a lock key for it.
+	ByCaller
+)
+
+// IsLockKey reports whether key, an argument of c, is a lock key, by any
+// evidence.
+func (m *Model) IsLockKey(c *Call, key ast.Expr) bool {
+	ev, _ := m.LockKey(c, key)
+	return ev != NotLock
+}
+
+// LockNote returns, for a lock key known by usage rather than by its name,
+// a parenthesised note that says what made it one, to follow the key in a
+// message; "" otherwise.
+func (m *Model) LockNote(c *Call, key ast.Expr) string {
+	if ev, why := m.LockKey(c, key); (ev == ByFunc || ev == ByCaller) && why != "" {
+		return " (" + why + ")"
+	}
+	return ""
+}
+
+// LockKey returns the strongest evidence that key, an argument of c, is a
+// lock key, and for usage-based evidence a short description of it.
+func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
+	if m.keys == nil || key == nil {
+		return NotLock, ""
+	}
+	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
+		return ByName, ""
+	}
+	if m.acquiredAlongside(c, key) {
+		return ByAcquire, ""
+	}
+	if why, ok := m.lockFunc(c, key); ok {
+		return ByFunc, why
+	}
+	if why, ok := m.lockFromCaller(c, key); ok {
+		return ByCaller, why
+	}
+	return NotLock, ""
+}
+
+// acquiredAlongside reports whether key is acquired with SETNX / SET NX by
+// another call in the same function, or by a method of the same type.
+func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
+	id := m.KeyID(key)
+	for _, o := range m.Calls {
+		if !o.Acquires() || o == c {
+			continue
+		}
+		for _, k := range o.Keys {
+			if m.KeyID(k) != id {
+				continue
+			}
+			if o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, k, c, key) {
+				return true
+			}
+			if strings.Contains(id, "recv(") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lockVerbs name a lock operation without the word "lock"; they count only
+// in a package that acquires something, where "Release" is not a buffer
+// pool's.
+var lockVerbs = map[string]bool{"acquire": true, "obtain": true, "release": true}
+
+// lockFunc reports whether c's function says, by its name or its
+// receiver's type, that it takes or releases a lock, and key is the only
+// key its Redis commands touch: then the key is that lock's, whatever it
+// is called. A function that touches several keys (a cache read guarded
+// by a lock) says nothing about which of them is the lock.
+func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
+	d := c.Decl
+	if d == nil {
+		return "", false
+	}
+	if !m.funcNames[d] {
+		return "", false
+	}
+	id := m.KeyID(key)
+	for _, o := range m.Calls {
+		if o.Decl != d {
+			continue
+		}
+		for _, k := range o.Keys {
+			if m.KeyID(k) != id {
+				return "", false
+			}
+		}
+	}
+	return "key of `" + funcDisplay(d) + "`", true
+}
+
+// namesLock reports whether a function's name carries a lock word
+// (TryLock, Unlock, LockGetFlag), or a lock verb (Acquire, Release) on a
+// type named for a lock or in a package that acquires. The receiver's type
+// alone is not enough: a lock type's helper may touch a cache key.
+func (m *Model) namesLock(d *ast.FuncDecl) bool {
+	verb := false
+	for _, w := range SplitWords(d.Name.Name) {
+		if m.Words.Match(w) || m.Words.Match(strings.TrimPrefix(w, "un")) {
+			return true
+		}
+		verb = verb || lockVerbs[w]
+	}
+	if !verb {
+		return false
+	}
+	if d.Recv != nil && len(d.Recv.List) > 0 && m.Words.MatchText(recvBaseName(d.Recv.List[0].Type)) {
+		return true
+	}
+	for _, o := range m.Calls {
+		if o.Acquires() {
+			return true
+		}
+	}
+	return false
+}
+
+// recvBaseName returns the type name of a receiver type expression: T in
+// T, *T, T[P] and *T[P].
+func recvBaseName(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// funcDisplay renders a declaration's name as Go documentation does:
+// F, or (*T).M, or T.M.
+func funcDisplay(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return d.Name.Name
+	}
+	t := d.Recv.List[0].Type
+	star := ""
+	if s, ok := ast.Unparen(t).(*ast.StarExpr); ok {
+		star, t = "*", s.X
+	}
+	return "(" + star + recvBaseName(t) + ")." + d.Name.Name
+}
+
+// lockFromCaller reports whether key is built from a parameter of c's
+// function for which a call in this package passes a lock key: the lock
+// word is at the call site (Release(ctx, "lock:"+id)), not in the helper.
+func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
+	d := c.Decl
+	if d == nil || c.Func != d {
+		return "", false
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[d.Name].(*types.Func)
+	if fn == nil {
+		return "", false
+	}
+	sig := fn.Type().(*types.Signature)
+	idx := -1
+	info := m.Pass.TypesInfo
+	ast.Inspect(key, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || idx >= 0 {
+			return idx < 0
+		}
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			for i := range sig.Params().Len() {
+				if sig.Params().At(i) == v {
+					idx = i
+				}
+			}
+		}
+		return idx < 0
+	})
+	if idx < 0 || (sig.Variadic() && idx == sig.Params().Len()-1) {
+		return "", false
+	}
+	for _, call := range m.localCalls[fn] {
+		if idx >= len(call.Args) {
+			continue
+		}
+		a := call.Args[idx]
+		if m.keys.lockish(a, 0, map[ast.Node]bool{}) {
+			pos := m.Pass.Fset.Position(call.Pos())
+			return fmt.Sprintf("passed `%s` at %s:%d", Source(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
+		}
+	}
+	return "", false
+}
+
+// KeyText renders a lock key for a message: its source, and for a key
+// known by usage the note that says why it is a lock.
+func (m *Model) KeyText(c *Call, key ast.Expr) string {
+	return Source(m.Pass.Fset, key) + m.LockNote(c, key)
+}

@@ -1,0 +1,26 @@
+// Package lockfunc pins constant tokens stored by functions that are
+// locks by their name, not by their key's.
+package lockfunc
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Locker struct{ rdb *redis.Client }
+
+func (l *Locker) TryLock(ctx context.Context, key string, ttl time.Duration) bool {
+	return l.rdb.SetNX(ctx, key, "1", ttl).Val() // want "lock key key \\(key of `\\(\\*Locker\\)\\.TryLock`\\) acquired with a token that is not unique"
+}
+
+func (l *Locker) Unlock(ctx context.Context, key string) {
+	l.rdb.Del(ctx, key)
+}
+
+// Near miss: an idempotency marker, taken once and never released or
+// compared; its value is never an owner token.
+func MarkProcessed(ctx context.Context, rdb *redis.Client, key string) bool {
+	return rdb.SetNX(ctx, key, "1", 24*time.Hour).Val()
+}

@@ -1,0 +1,64 @@
+// Package lockfunc pins locks that are known by the function that takes
+// or releases them, or by the key a caller passes, not by the key's own
+// name: the Redis call sees a parameter called key.
+package lockfunc
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type RedisLock struct{ rdb *redis.Client }
+
+func (l *RedisLock) TryLock(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
+	return l.rdb.SetNX(ctx, key, token, ttl).Result()
+}
+
+func (l *RedisLock) Unlock(ctx context.Context, key string) error {
+	return l.rdb.Del(ctx, key).Err() // want "lock key key \\(key of `\\(\\*RedisLock\\)\\.Unlock`\\) deleted without an owner check"
+}
+
+// Near miss: a helper of the lock type that drops a cache entry; the
+// type's name says lock, the method's does not.
+func (l *RedisLock) dropCache(ctx context.Context, key string) {
+	l.rdb.Del(ctx, key)
+}
+
+// A lock verb, in a package that acquires.
+func Release(ctx context.Context, rdb *redis.Client, name string) error {
+	return rdb.Del(ctx, name).Err() // want "lock key name \\(key of `Release`\\) deleted"
+}
+
+// Near miss: a function named for a lock that touches two keys cannot say
+// which of them is the lock.
+func LoadWithLock(ctx context.Context, rdb *redis.Client, key, guard string) string {
+	v := rdb.Get(ctx, key).Val()
+	rdb.Del(ctx, key)
+	rdb.Del(ctx, guard)
+	return v
+}
+
+// The lock word is at the call site.
+func drop(ctx context.Context, rdb *redis.Client, k string) {
+	rdb.Del(ctx, k) // want "lock key k \\(passed `\"lock:report:\" \\+ id` at lockfunc.go:49\\) deleted"
+}
+
+func finishReport(ctx context.Context, rdb *redis.Client, id string) {
+	drop(ctx, rdb, "lock:report:"+id)
+}
+
+// Near miss: the same helper shape, only ever called with cache keys.
+func evict(ctx context.Context, rdb *redis.Client, k string) {
+	rdb.Del(ctx, k)
+}
+
+func refreshUser(ctx context.Context, rdb *redis.Client, id string) {
+	evict(ctx, rdb, "cache:user:"+id)
+}
+
+// Near miss: "Unblock" and "Blocking" are not lock words.
+func Unblock(ctx context.Context, rdb *redis.Client, ip string) {
+	rdb.Del(ctx, ip)
+}
