@@ -88,19 +88,24 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	ps := params(fn)
 	recv := recvOf(call)
 
+	// In go-redis v6 a *Tx's plain Pipeline is MULTI/EXEC too; from v7 on
+	// it is a plain pipeline on the watched connection, which WATCH does
+	// not make atomic.
+	txPipe := name == "TxPipeline" || name == "TxPipelined" ||
+		(fn.Pkg().Path() == "github.com/go-redis/redis" && recvTypeName(fn) == "Tx")
 	switch name {
 	case "Pipeline", "TxPipeline":
 		// pipe := rdb.TxPipeline(): remember what pipe queues into.
 		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Rhs[0] == call {
 			if obj := b.objOf(as.Lhs[0]); obj != nil {
-				b.batches[obj] = &batch{tx: name == "TxPipeline", watched: b.watchedVia(recv)}
+				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv)}
 			}
 		}
 		return nil
 	case "Pipelined", "TxPipelined":
 		if lit := funcLitArg(call, ps, "fn"); lit != nil {
 			if obj := firstParam(b, lit); obj != nil {
-				b.batches[obj] = &batch{tx: name == "TxPipelined", watched: b.watchedVia(recv)}
+				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv)}
 			}
 		}
 		return nil
