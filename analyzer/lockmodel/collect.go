@@ -1,10 +1,12 @@
 package lockmodel
 
 import (
+	"cmp"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,6 +29,11 @@ type builder struct {
 	watchTx map[types.Object][]ast.Expr
 	// multi tracks redigo connections between MULTI and EXEC, per function.
 	multi map[multiKey]*batch
+	// pending are the calls of this package's own functions, and
+	// forwarders those functions that send one command built from their
+	// parameters.
+	pending    []cursor
+	forwarders map[*types.Func]*Forwarder
 }
 
 type multiKey struct {
@@ -58,8 +65,13 @@ func (b *builder) collect(files []*ast.File) {
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
 			if fn.Pkg() == b.pass.Pkg {
-				fn = fn.Origin()
-				b.m.localCalls[fn] = append(b.m.localCalls[fn], call)
+				b.m.localCalls[fn.Origin()] = append(b.m.localCalls[fn.Origin()], call)
+				// Whether a function of this package forwards to a
+				// command is known once all its commands are.
+				b.pending = append(b.pending, cursor{append([]ast.Node(nil), cur.path...)})
+			}
+			if c := b.wrapped(cur, call, fn); c != nil {
+				b.add(cur, c)
 			}
 			return
 		}
@@ -80,13 +92,71 @@ func (b *builder) collect(files []*ast.File) {
 		if c.Module == "github.com/redis/rueidis/internal/cmds" {
 			c.Module = "github.com/redis/rueidis"
 		}
-		b.place(cur, c)
-		if c.Command == CmdGet {
-			c.Compared = b.compared(cur, c)
-		}
-		b.m.Calls = append(b.m.Calls, c)
-		b.m.byID[c.Expr] = c
+		b.add(cur, c)
 	})
+	b.forward()
+}
+
+// add records a command found at cur.
+func (b *builder) add(cur cursor, c *Call) {
+	b.place(cur, c)
+	if c.Command == CmdGet {
+		c.Compared = b.compared(cur, c)
+	}
+	b.m.Calls = append(b.m.Calls, c)
+	b.m.byID[c.Expr] = c
+}
+
+// forward finds this package's forwarders, turns the calls of them into
+// commands until no new forwarder appears (a wrapper of a wrapper), and
+// exports their facts for the packages that call them.
+func (b *builder) forward() {
+	b.forwarders = map[*types.Func]*Forwarder{}
+	b.m.forwarders = b.forwarders
+	done := map[*ast.FuncDecl]bool{}
+	for {
+		byDecl := map[*ast.FuncDecl][]*Call{}
+		for _, c := range b.m.Calls {
+			if c.Decl != nil && !done[c.Decl] {
+				byDecl[c.Decl] = append(byDecl[c.Decl], c)
+			}
+		}
+		found := false
+		for d, calls := range byDecl {
+			fn, _ := b.pass.TypesInfo.Defs[d.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			if f := b.m.summarize(d, calls); f != nil {
+				done[d] = true
+				b.forwarders[fn] = f
+				found = true
+			}
+		}
+		if !found {
+			break
+		}
+		rest := b.pending[:0]
+		for _, cur := range b.pending {
+			call := cur.Node().(*ast.CallExpr)
+			fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+			if f := b.forwarders[fn.Origin()]; f != nil && b.m.byID[call] == nil {
+				if c := b.forwarded(call, fn, f); c != nil {
+					b.add(cur, c)
+					continue
+				}
+			}
+			rest = append(rest, cur)
+		}
+		b.pending = rest
+	}
+	slices.SortStableFunc(b.m.Calls, func(x, y *Call) int { return cmp.Compare(x.Pos(), y.Pos()) })
+	for fn, f := range b.forwarders {
+		// Only exported functions and methods are called from elsewhere.
+		if fn.Exported() {
+			b.pass.ExportObjectFact(fn, f)
+		}
+	}
 }
 
 // place fills in the enclosing function, file and defer status.

@@ -193,7 +193,8 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		return "", false
 	}
 	fn, _ := m.Pass.TypesInfo.Defs[d.Name].(*types.Func)
-	if fn == nil {
+	if fn == nil || m.Forwards(fn) {
+		// A forwarder's calls are commands themselves, reported there.
 		return "", false
 	}
 	sig := fn.Type().(*types.Signature)

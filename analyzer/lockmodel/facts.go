@@ -118,8 +118,11 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 }
 
 func acquireName(c *Call) string {
-	if c.Command == CmdSetNX {
+	switch c.Command {
+	case CmdSetNX:
 		return "SETNX"
+	case CmdEval:
+		return "a Lua script"
 	}
 	return "SET NX"
 }

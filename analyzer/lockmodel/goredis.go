@@ -124,6 +124,7 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		case "Run", "RunRO", "Eval", "EvalRO", "EvalSha", "EvalShaRO":
 			c := &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
 			c.Keys = b.evalKeys(arg(call, ps, "keys"))
+			c.Args = variadic(call, ps, "args")
 			c.Script = b.scriptSource(recv)
 			return c
 		}
@@ -140,6 +141,7 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		c.Keys = variadic(call, ps, "keys")
 	case CmdEval:
 		c.Keys = b.evalKeys(arg(call, ps, "keys"))
+		c.Args = variadic(call, ps, "args")
 		c.Script = arg(call, ps, "script") // EvalSha and FCall name the script instead
 	case CmdExec:
 	default:

@@ -64,6 +64,9 @@ func (c Command) IsExpire() bool {
 	return c == CmdExpire || c == CmdPExpire || c == CmdExpireAt || c == CmdPExpireAt
 }
 
+// Writes reports whether c stores a value (SET, SETNX).
+func (c Command) Writes() bool { return c == CmdSet || c == CmdSetNX }
+
 // IsDelete reports whether c removes keys unconditionally.
 func (c Command) IsDelete() bool { return c == CmdDel || c == CmdUnlink }
 
@@ -137,6 +140,8 @@ type Call struct {
 	// and FCALL, which name a script instead of sending it; ScriptText
 	// reads the text when it is constant or embedded.
 	Script ast.Expr
+	// Args are a script's ARGV values, when the call lists them.
+	Args []ast.Expr
 
 	// Queued is true when the command is sent through a pipeline or a
 	// transaction: its result is unknown until the batch executes, so the
@@ -161,6 +166,10 @@ type Call struct {
 	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
 	Stmt  ast.Stmt
 	Outer ast.Expr
+	// Via is the user function or method the command is sent through (a
+	// wrapper interface, a forwarding helper), or nil for a client call.
+	// Suggested fixes leave these alone: they would rewrite the wrapper.
+	Via *types.Func
 	// Compared is true for a GET whose reply is compared with == or !=,
 	// directly or through the variable it is assigned to: an owner check.
 	Compared bool
@@ -174,12 +183,13 @@ func (c *Call) Key() ast.Expr {
 	return c.Keys[0]
 }
 
-// Acquires reports whether the call is an acquire: SETNX or SET NX.
+// Acquires reports whether the call is an acquire: SETNX, SET NX, or a
+// script that takes KEYS[1] (see scriptAcquire).
 func (c *Call) Acquires() bool {
 	if c.Flags&FlagUnknown != 0 {
 		return false
 	}
-	return c.Command == CmdSetNX || (c.Command == CmdSet && c.Flags&FlagNX != 0)
+	return c.Command == CmdSetNX || ((c.Command == CmdSet || c.Command == CmdEval) && c.Flags&FlagNX != 0)
 }
 
 // Pos and End give the call's range, for ReportRangef.
@@ -202,6 +212,7 @@ type Model struct {
 	// for evidence that comes from callers.
 	localCalls map[*types.Func][]*ast.CallExpr
 	funcNames  map[*ast.FuncDecl]bool
+	forwarders map[*types.Func]*Forwarder
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -229,6 +240,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -265,6 +277,11 @@ func run(pass *analysis.Pass) (any, error) {
 	b.collect(pass.Files)
 	// Passes run concurrently on one model, so what they read is built
 	// here.
+	for _, c := range m.Calls {
+		if c.Command == CmdEval {
+			m.scriptAcquire(c)
+		}
+	}
 	for _, c := range m.Calls {
 		if d := c.Decl; d != nil {
 			if _, done := m.funcNames[d]; !done {

@@ -74,7 +74,7 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 		// EVAL script numkeys key... arg...
 		if len(args) >= 2 {
 			if n, ok := b.constInt(args[1]); ok && 2+n <= len(args) {
-				c.Keys = args[2 : 2+n]
+				c.Keys, c.Args = args[2:2+n], args[2+n:]
 			}
 		}
 		if u := upper(cmdName); len(args) > 0 && (u == "EVAL" || u == "EVAL_RO") {

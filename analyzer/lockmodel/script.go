@@ -113,7 +113,7 @@ func (b *builder) redigoScript(call *ast.CallExpr, ps map[string]int, name strin
 	}
 	// With keysAndArgs..., variadic gives the elements of a literal slice.
 	if args := variadic(call, ps, "keysAndArgs"); n <= len(args) {
-		c.Keys = args[:n]
+		c.Keys, c.Args = args[:n], args[n:]
 	}
 	return c
 }
@@ -126,6 +126,7 @@ func (b *builder) rueidisLua(call *ast.CallExpr, fn *types.Func) *Call {
 	ps := params(fn)
 	c := &Call{Command: CmdEval, Method: fn.Name(), Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
 	c.Keys = b.evalKeys(arg(call, ps, "keys"))
+	c.Args = b.evalKeys(arg(call, ps, "args"))
 	c.Script = b.scriptSource(recvOf(call))
 	return c
 }

@@ -107,18 +107,15 @@ func checked(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 }
 
 // acquiredBefore reports whether the script took key k itself before w:
-// SETNX then EXPIRE in one script is one atomic step.
+// SETNX then EXPIRE, or EXISTS then SET then PEXPIRE, in one script is
+// one atomic step.
 func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
-	for _, a := range calls {
-		if a.At < w.At && acquires(a) && a.Key() == k {
+	for i, a := range calls {
+		if a.At < w.At && a.Key() == k && lockmodel.LuaAcquires(calls, i) {
 			return true
 		}
 	}
 	return false
-}
-
-func acquires(a *lockmodel.LuaCall) bool {
-	return a.Command == "SETNX" || (a.Command == "SET" && a.HasFlag("NX"))
 }
 
 // lockish tells why KEYS[k], argument i of w, is a lock, if it is one.
@@ -126,8 +123,8 @@ func lockish(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, 
 	if k <= len(c.Keys) && m.IsLockKey(c, c.Keys[k-1]) {
 		return "lock key " + m.KeyText(c, c.Keys[k-1]), true
 	}
-	for _, a := range calls {
-		if acquires(a) && a.Key() == k {
+	for j, a := range calls {
+		if a.Key() == k && lockmodel.LuaAcquires(calls, j) {
 			return fmt.Sprintf("acquired with %s on Lua line %d", a.Command, a.Line), true
 		}
 	}

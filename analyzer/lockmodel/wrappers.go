@@ -1,0 +1,211 @@
+package lockmodel
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// Services rarely call the client directly: they call their own
+// interface (type RedisClient interface{ SetNX(...) *redis.BoolCmd }), a
+// struct whose methods forward to go-redis or redigo, or package functions
+// of their own pkg/redis. The model follows both shapes, so a call through
+// the wrapper is a command with the caller's key, value and TTL.
+
+// Forwarder is the analysis fact that a function sends one Redis command
+// built from its parameters: a call to it is that command.
+type Forwarder struct {
+	Command Command
+	Flags   Flags
+	Client  Client
+	Module  string
+	// Parameter indices of the context, key, value and TTL; -1 when the
+	// function fixes them itself.
+	Ctx, Key, Value, TTL int
+	// Keys is true when the key parameter is variadic (DEL keys...).
+	Keys bool
+	// NoTTL is true when the function itself sets no expiry (TTL == -1).
+	NoTTL bool
+}
+
+func (*Forwarder) AFact() {}
+
+func (f *Forwarder) String() string {
+	return fmt.Sprintf("forwards %s key=%d value=%d ttl=%d", f.Command, f.Key, f.Value, f.TTL)
+}
+
+// forwardable are the commands a wrapper call stands for. Scripts are not:
+// their text stays in the wrapper.
+func forwardable(c Command) bool {
+	switch c {
+	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr:
+		return true
+	}
+	return false
+}
+
+// goRedisSignature returns the go-redis method that fn mirrors: a method
+// of a user type or interface with the name and the exact signature of a
+// go-redis command method (its results are go-redis command types, so the
+// signature names the go-redis package). A wrapper interface is then as
+// good as the client.
+func goRedisSignature(fn *types.Func) *types.Func {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || sig.Results().Len() != 1 {
+		return nil
+	}
+	if _, ok := goRedisMethods[fn.Name()]; !ok {
+		return nil
+	}
+	ptr, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	n, ok := ptr.Elem().(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || clientPaths[n.Obj().Pkg().Path()] != GoRedis {
+		return nil
+	}
+	cmdable := n.Obj().Pkg().Scope().Lookup("Cmdable")
+	if cmdable == nil {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(cmdable.Type(), false, cmdable.Pkg(), fn.Name())
+	m, ok := obj.(*types.Func)
+	if !ok || !types.Identical(m.Type(), fn.Type()) {
+		return nil
+	}
+	return m
+}
+
+// summarize returns the Forwarder fact of a function declared in this
+// package: its body sends exactly one command, outside closures, whose key
+// is one of its parameters, and its name does not itself say lock (a
+// TryLock or Unlock wrapper is judged where it is written, not again at
+// every caller).
+func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
+	if d.Body == nil || m.namesLock(d) {
+		return nil
+	}
+	var c *Call
+	for _, o := range calls {
+		if o.Command == CmdMulti || o.Command == CmdExec || o.Command == CmdWatch {
+			return nil
+		}
+		if o.Func != d || c != nil {
+			return nil
+		}
+		c = o
+	}
+	if c == nil || !forwardable(c.Command) || c.Flags&FlagUnknown != 0 || c.Queued {
+		return nil
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[d.Name].(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	param := func(e ast.Expr) int {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
+		for i := range sig.Params().Len() {
+			if v != nil && sig.Params().At(i) == v {
+				return i
+			}
+		}
+		return -1
+	}
+	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: c.Module,
+		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: param(c.TTL)}
+	if c.Command == CmdSet && c.Flags&FlagNX != 0 && f.TTL >= 0 {
+		// SET NX PX with the TTL from a parameter: the caller may pass 0.
+		f.Command = CmdSetNX
+	}
+	last := sig.Params().Len() - 1
+	switch {
+	case len(c.Keys) == 1 && param(c.Keys[0]) >= 0:
+		f.Key = param(c.Keys[0])
+	case c.Command.IsDelete() && c.Expr.Ellipsis.IsValid() && sig.Variadic() && param(c.Expr.Args[len(c.Expr.Args)-1]) == last:
+		f.Key, f.Keys = last, true
+	default:
+		return nil
+	}
+	if !f.Keys && sig.Variadic() && f.Key == last {
+		return nil
+	}
+	if f.TTL < 0 {
+		f.NoTTL = c.NoTTL
+	}
+	return f
+}
+
+// Forwards reports whether fn is a function of this package that forwards
+// its parameters to a command whose value, if it has one, is the caller's:
+// its callers are then where the command's findings belong.
+func (m *Model) Forwards(fn *types.Func) bool {
+	f := m.forwarders[fn.Origin()]
+	return f != nil && (f.Value >= 0 || !f.Command.Writes())
+}
+
+// forwarded builds the command a call to a forwarder stands for.
+func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *Call {
+	argAt := func(i int) ast.Expr {
+		if i < 0 || i >= len(call.Args) || (call.Ellipsis.IsValid() && i == len(call.Args)-1) {
+			return nil
+		}
+		return call.Args[i]
+	}
+	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
+		Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
+	if f.Keys {
+		if f.Key >= len(call.Args) {
+			return nil
+		}
+		if call.Ellipsis.IsValid() {
+			c.Keys = sliceElems(call.Args[f.Key])
+		} else {
+			c.Keys = call.Args[f.Key:]
+		}
+	} else if k := argAt(f.Key); k != nil {
+		c.Keys = []ast.Expr{k}
+	}
+	if len(c.Keys) == 0 {
+		return nil
+	}
+	if f.TTL >= 0 {
+		c.TTL = argAt(f.TTL)
+		c.NoTTL = b.noTTL(c.TTL)
+		if c.Command == CmdSetNX && !c.NoTTL {
+			c.Command, c.Flags = CmdSet, c.Flags|FlagNX
+		}
+	} else {
+		c.NoTTL = f.NoTTL
+	}
+	return c
+}
+
+// wrapped returns the command a call of a non-client function stands for:
+// a method with a go-redis command's signature, or a forwarder of this
+// package or, through its fact, of another.
+func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
+	if g := goRedisSignature(fn); g != nil {
+		if c := b.goRedis(cur, call, g); c != nil {
+			c.Via = fn
+			return c
+		}
+		return nil
+	}
+	if fn.Pkg() == b.pass.Pkg {
+		if f := b.forwarders[fn.Origin()]; f != nil {
+			return b.forwarded(call, fn, f)
+		}
+		return nil
+	}
+	var f Forwarder
+	if b.pass.ImportObjectFact(fn.Origin(), &f) {
+		return b.forwarded(call, fn, &f)
+	}
+	return nil
+}
