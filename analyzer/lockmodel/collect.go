@@ -100,8 +100,11 @@ func (b *builder) collect(files []*ast.File) {
 // add records a command found at cur.
 func (b *builder) add(cur cursor, c *Call) {
 	b.place(cur, c)
-	if c.Command == CmdGet {
+	switch c.Command {
+	case CmdGet:
 		c.Compared = b.compared(cur, c)
+	case CmdIncr:
+		c.TakesFirst = !c.Queued && b.comparedOne(c)
 	}
 	b.m.Calls = append(b.m.Calls, c)
 	b.m.byID[c.Expr] = c
@@ -347,6 +350,25 @@ func (b *builder) constant(e ast.Expr) bool {
 }
 
 func (b *builder) compared(cur cursor, c *Call) bool {
+	// A reply compared with a constant ("done", "", "1") reads a state
+	// flag or asserts a value in a test; an owner token is never a
+	// constant, so that is no owner check.
+	return b.comparedWith(c, func(other ast.Expr) bool { return !b.constant(other) })
+}
+
+// comparedOne reports whether an INCR's reply is compared with the
+// constant 1: the caller that made the counter 1 holds the key.
+func (b *builder) comparedOne(c *Call) bool {
+	return b.comparedWith(c, func(other ast.Expr) bool {
+		n, ok := b.constInt(ast.Unparen(other))
+		return ok && n == 1
+	})
+}
+
+// comparedWith reports whether c's reply, directly or through the
+// variable it is assigned to, is an operand of == or != whose other
+// operand satisfies ok.
+func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
 	var vars []types.Object
 	switch s := c.Stmt.(type) {
 	case *ast.AssignStmt:
@@ -376,11 +398,7 @@ func (b *builder) compared(cur cursor, c *Call) bool {
 		}
 		for i, side := range []ast.Expr{be.X, be.Y} {
 			side = ast.Unparen(side)
-			// A reply compared with a constant ("done", "", "1") reads a
-			// state flag or asserts a value in a test; an owner token is
-			// never a constant, so that is no owner check.
-			other := []ast.Expr{be.Y, be.X}[i]
-			if b.constant(other) {
+			if !match([]ast.Expr{be.Y, be.X}[i]) {
 				continue
 			}
 			if side == c.Outer {

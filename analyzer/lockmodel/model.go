@@ -166,6 +166,9 @@ type Call struct {
 	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
 	Stmt  ast.Stmt
 	Outer ast.Expr
+	// TakesFirst is true for an INCR whose reply is compared with 1: used
+	// as an acquire, the caller that made the counter 1 holds the key.
+	TakesFirst bool
 	// Via is the user function or method the command is sent through (a
 	// wrapper interface, a forwarding helper), or nil for a client call.
 	// Suggested fixes leave these alone: they would rewrite the wrapper.

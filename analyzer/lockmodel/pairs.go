@@ -15,11 +15,16 @@ type Pair struct {
 }
 
 // SplitAcquires returns every SETNX (or SET NX without a TTL) whose TTL is
-// set by a later, separate command in the same function.
+// set by a later, separate command in the same function, and every INCR
+// of a lock key used as an acquire (== 1) whose TTL is set that way.
+// Counters (INCR then EXPIRE of a rate-limit window) are not lock keys.
 func (m *Model) SplitAcquires() []Pair {
 	var out []Pair
 	for _, a := range m.Calls {
-		if !a.Acquires() || !a.NoTTL || a.Key() == nil {
+		if a.Key() == nil {
+			continue
+		}
+		if !(a.Acquires() && a.NoTTL) && !(a.TakesFirst && m.IsLockKey(a, a.Key())) {
 			continue
 		}
 		for _, e := range m.Calls {

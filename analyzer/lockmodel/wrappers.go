@@ -117,8 +117,34 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		}
 		return -1
 	}
+	// A TTL scaled from a parameter (time.Duration(seconds)*time.Second)
+	// is that parameter: zero stays zero in any unit.
+	scaled := func(e ast.Expr) int {
+		if e == nil {
+			return -1
+		}
+		if i := param(e); i >= 0 {
+			return i
+		}
+		found, ok := -1, true
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, isID := n.(*ast.Ident); isID {
+				if i := param(id); i >= 0 {
+					ok = ok && (found < 0 || found == i)
+					found = i
+				} else if v, isVar := m.Pass.TypesInfo.Uses[id].(*types.Var); isVar && !v.IsField() {
+					ok = false
+				}
+			}
+			return ok
+		})
+		if !ok {
+			return -1
+		}
+		return found
+	}
 	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: c.Module,
-		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: param(c.TTL)}
+		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL)}
 	if c.Command == CmdSet && c.Flags&FlagNX != 0 && f.TTL >= 0 {
 		// SET NX PX with the TTL from a parameter: the caller may pass 0.
 		f.Command = CmdSetNX

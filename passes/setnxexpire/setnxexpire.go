@@ -50,12 +50,17 @@ func run(pass *analysis.Pass) (any, error) {
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	a, e := p.Acquire, p.Expire
 	line := lockmodel.Line(pass.Fset, e.Pos())
-	why := "a crash between them leaves the key locked forever, and the %s also runs when SETNX fails, extending another holder's lock"
+	why := fmt.Sprintf("a crash between them leaves the key locked forever, and the %s also runs when SETNX fails, extending another holder's lock", e.Command)
 	if a.Queued {
-		why = "queued together, the %s runs even when SETNX fails and extends another holder's lock"
+		why = fmt.Sprintf("queued together, the %s runs even when SETNX fails and extends another holder's lock", e.Command)
 	}
-	msg := fmt.Sprintf("SETNX and the %s on line %d are separate commands: "+why+"; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
-		e.Command, line, e.Command)
+	acq := "SETNX"
+	if a.TakesFirst {
+		// INCR == 1 as the acquire: the EXPIRE runs only for the winner.
+		acq, why = a.Command.String(), "a crash between them leaves the key locked forever"
+	}
+	msg := fmt.Sprintf("%s and the %s on line %d are separate commands: %s; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
+		acq, e.Command, line, why)
 	d := analysis.Diagnostic{
 		Pos:     a.Pos(),
 		End:     a.End(),
