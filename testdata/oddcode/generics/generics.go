@@ -10,7 +10,8 @@ import (
 )
 
 // Locker is a client-shaped constraint: calls through it have no concrete
-// callee in go-redis.
+// callee in go-redis, but its methods have go-redis's signatures, so they
+// are those commands.
 type Locker interface {
 	SetNX(ctx context.Context, key string, value any, exp time.Duration) *redis.BoolCmd
 	Del(ctx context.Context, keys ...string) *redis.IntCmd
@@ -31,8 +32,8 @@ func (w *Wrap[C]) Release(ctx context.Context) {
 }
 
 func Generic[L Locker](ctx context.Context, l L, name string) {
-	if l.SetNX(ctx, "lock:"+name, "t", time.Second).Val() {
-		defer l.Del(ctx, "lock:"+name)
+	if l.SetNX(ctx, "lock:"+name, "t", time.Second).Val() { // want `lock key "lock:" \+ name acquired with a token that is not unique`
+		defer l.Del(ctx, "lock:"+name) // want `lock key "lock:" \+ name deleted without an owner check`
 	}
 }
 
