@@ -83,6 +83,8 @@ func (b *builder) collect(files []*ast.File) {
 			c = b.redigo(cur, call, fn)
 		case Rueidis:
 			c = b.rueidis(cur, call, fn)
+		case GoFrame:
+			c = b.goframe(call, fn)
 		}
 		if c == nil {
 			return

@@ -62,6 +62,9 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 	if why, ok := m.lockFunc(c, key); ok {
 		return ByFunc, why
 	}
+	if c.ViaLock && c.Key() == key {
+		return ByFunc, "key passed to `" + c.Via.Name() + "`"
+	}
 	if why, ok := m.lockFromCaller(c, key); ok {
 		return ByCaller, why
 	}
@@ -69,26 +72,50 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 }
 
 // acquiredAlongside reports whether key is acquired with SETNX / SET NX by
-// another call in the same function, or by a method of the same type.
+// another call in the same function, or by a method of the same type that
+// is a lock type; or, for an acquire, whether the same function deletes
+// the key after it (take, work, delete: a lock, whatever its name).
 func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
 	id := m.KeyID(key)
 	for _, o := range m.Calls {
-		if !o.Acquires() || o == c {
+		if o == c || o.Key() == nil || m.KeyID(o.Key()) != id {
 			continue
 		}
-		for _, k := range o.Keys {
-			if m.KeyID(k) != id {
-				continue
-			}
-			if o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, k, c, key) {
+		sameFunc := o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, o.Key(), c, key)
+		switch {
+		case o.Acquires():
+			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c)) {
 				return true
 			}
-			if strings.Contains(id, "recv(") {
-				return true
-			}
+		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && o.Pos() > c.Pos():
+			return true
 		}
 	}
 	return false
+}
+
+// lockType reports whether the methods of a and b, which share a receiver
+// key field, belong to a lock type: the type's name or one of the two
+// methods says lock, or nothing reads the key as data. A typed-key data
+// wrapper (Put, PutIfAbsent, Get on s.key) takes nothing: its SETNX is a
+// write, not an acquire, and its GET returns the value to the caller
+// instead of comparing it with a token.
+func (m *Model) lockType(a, b *Call) bool {
+	for _, d := range []*ast.FuncDecl{a.Decl, b.Decl} {
+		if d == nil || d.Recv == nil || len(d.Recv.List) == 0 {
+			continue
+		}
+		if m.Words.MatchText(recvBaseName(d.Recv.List[0].Type)) || m.funcNames[d] {
+			return true
+		}
+	}
+	id := m.KeyID(a.Key())
+	for _, o := range m.Calls {
+		if ((o.Command == CmdGet && !o.Compared) || o.Command == CmdIncr) && o.Key() != nil && m.KeyID(o.Key()) == id {
+			return false
+		}
+	}
+	return true
 }
 
 // lockVerbs name a lock operation without the word "lock"; they count only

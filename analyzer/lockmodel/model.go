@@ -93,6 +93,7 @@ const (
 	GoRedis Client = iota + 1
 	Redigo
 	Rueidis
+	GoFrame
 )
 
 func (c Client) String() string {
@@ -103,6 +104,8 @@ func (c Client) String() string {
 		return "redigo"
 	case Rueidis:
 		return "rueidis"
+	case GoFrame:
+		return "goframe"
 	}
 	return "unknown"
 }
@@ -173,6 +176,9 @@ type Call struct {
 	// wrapper interface, a forwarding helper), or nil for a client call.
 	// Suggested fixes leave these alone: they would rewrite the wrapper.
 	Via *types.Func
+	// ViaLock is true when Via's own name says lock (TryLock(ctx, key,
+	// token)): the key passed to it is a lock key.
+	ViaLock bool
 	// Compared is true for a GET whose reply is compared with == or !=,
 	// directly or through the variable it is assigned to: an owner check.
 	Compared bool
@@ -298,6 +304,7 @@ func run(pass *analysis.Pass) (any, error) {
 // clientPaths are the import paths whose calls the model understands.
 var clientPaths = map[string]Client{
 	"github.com/redis/go-redis/v9":           GoRedis,
+	"github.com/go-redis/redis/v9":           GoRedis, // the v9 betas' path
 	"github.com/go-redis/redis/v8":           GoRedis,
 	"github.com/go-redis/redis/v7":           GoRedis,
 	"github.com/go-redis/redis":              GoRedis,
@@ -305,6 +312,7 @@ var clientPaths = map[string]Client{
 	"github.com/garyburd/redigo/redis":       Redigo, // redigo's old import path
 	"github.com/redis/rueidis":               Rueidis,
 	"github.com/redis/rueidis/internal/cmds": Rueidis,
+	"github.com/gogf/gf/v2/database/gredis":  GoFrame,
 }
 
 // reachesClient reports whether pkg imports a client, directly or through

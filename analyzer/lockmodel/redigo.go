@@ -53,7 +53,18 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	default:
 		return nil
 	}
-	cmdArg := arg(call, ps, "commandName", "cmd")
+	c := b.rawCommand(call, ps, name, arg(call, ps, "commandName", "cmd"), conn)
+	if c == nil {
+		return nil
+	}
+	b.redigoBatch(cur, c, conn, name == "Send")
+	return c
+}
+
+// rawCommand reads a command sent as a name and its arguments, as redigo's
+// Do and goframe's Do take it: Do("SET", key, value, "NX", "PX", ms). Names
+// are case-insensitive; a name that is not a constant leaves nothing.
+func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method string, cmdArg, conn ast.Expr) *Call {
 	cmdName, ok := b.constString(cmdArg)
 	if !ok {
 		return nil
@@ -62,7 +73,7 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	if !ok {
 		cmd = CmdOther
 	}
-	c := &Call{Command: cmd, Method: name, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
+	c := &Call{Command: cmd, Method: method, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
 	args := variadic(call, ps, "args")
 	if call.Ellipsis.IsValid() && args == nil {
 		c.Flags |= FlagUnknown
@@ -110,7 +121,6 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 			c.TTL = args[1]
 		}
 	}
-	b.redigoBatch(cur, c, conn, name == "Send")
 	return c
 }
 

@@ -26,6 +26,11 @@ type Forwarder struct {
 	Keys bool
 	// NoTTL is true when the function itself sets no expiry (TTL == -1).
 	NoTTL bool
+	// Judged is true when the function's own name says lock (TryLock,
+	// Unlock): its command is judged where it is written, and a call of
+	// it stands for the command only for what the caller supplies, the
+	// token and the TTL.
+	Judged bool
 }
 
 func (*Forwarder) AFact() {}
@@ -79,11 +84,9 @@ func goRedisSignature(fn *types.Func) *types.Func {
 
 // summarize returns the Forwarder fact of a function declared in this
 // package: its body sends exactly one command, outside closures, whose key
-// is one of its parameters, and its name does not itself say lock (a
-// TryLock or Unlock wrapper is judged where it is written, not again at
-// every caller).
+// is one of its parameters.
 func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
-	if d.Body == nil || m.namesLock(d) {
+	if d.Body == nil {
 		return nil
 	}
 	var c *Call
@@ -91,7 +94,9 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		if o.Command == CmdMulti || o.Command == CmdExec || o.Command == CmdWatch {
 			return nil
 		}
-		if o.Func != d || c != nil {
+		// A command in a callback run on the spot (a circuit breaker's
+		// Do(func() error {...})) is still the function's.
+		if o.Decl != d || o.Deferred || c != nil {
 			return nil
 		}
 		c = o
@@ -164,6 +169,11 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 	if f.TTL < 0 {
 		f.NoTTL = c.NoTTL
 	}
+	if f.Judged = m.namesLock(d); f.Judged && (!f.Command.Writes() || (f.Value < 0 && f.TTL < 0)) {
+		// Nothing the caller passes changes what is wrong with the
+		// command: a DEL or EXPIRE in Unlock is reported in Unlock.
+		return nil
+	}
 	return f
 }
 
@@ -184,7 +194,7 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 		return call.Args[i]
 	}
 	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
-		Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
+		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
 	if f.Keys {
 		if f.Key >= len(call.Args) {
 			return nil
@@ -207,7 +217,8 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 			c.Command, c.Flags = CmdSet, c.Flags|FlagNX
 		}
 	} else {
-		c.NoTTL = f.NoTTL
+		// A missing TTL of a judged forwarder is reported in its body.
+		c.NoTTL = f.NoTTL && !f.Judged
 	}
 	return c
 }

@@ -33,6 +33,7 @@ func init() {
 var writes = map[string]string{
 	"DEL":       "removes",
 	"UNLINK":    "removes",
+	"HDEL":      "removes", // a hash lock's owner field
 	"EXPIRE":    "extends",
 	"PEXPIRE":   "extends",
 	"EXPIREAT":  "extends",
