@@ -105,6 +105,7 @@ func (b *builder) add(cur cursor, c *Call) {
 	switch c.Command {
 	case CmdGet:
 		c.Compared = b.compared(cur, c)
+		c.Read = !b.comparedWith(c, func(ast.Expr) bool { return true })
 	case CmdIncr:
 		c.TakesFirst = !c.Queued && b.comparedOne(c)
 	}

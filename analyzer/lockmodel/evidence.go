@@ -53,6 +53,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 	if m.keys == nil || key == nil {
 		return NotLock, ""
 	}
+	if m.dataKeys[m.KeyID(key)] {
+		// Read as data and never acquired: usage outweighs any name.
+		return NotLock, ""
+	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, ""
 	}
@@ -261,4 +265,27 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 // known by usage the note that says why it is a lock.
 func (m *Model) KeyText(c *Call, key ast.Expr) string {
 	return Source(m.Pass.Fset, key) + m.LockNote(c, key)
+}
+
+// readNotAcquired returns the identities of the keys that some GET reads
+// as data and nothing acquires. A name says lock; such usage says
+// otherwise: "config:next_prize_lock" read back as a setting, or the
+// leader's name that followers read to find it, is a value, and its SET
+// and DEL are writes of a value.
+func (m *Model) readNotAcquired() map[string]bool {
+	read := map[string]bool{}
+	for _, c := range m.Calls {
+		if c.Read && c.Key() != nil {
+			read[m.KeyID(c.Key())] = true
+		}
+	}
+	if len(read) == 0 {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if (c.Acquires() || c.TakesFirst) && c.Key() != nil {
+			delete(read, m.KeyID(c.Key()))
+		}
+	}
+	return read
 }

@@ -169,6 +169,9 @@ type Call struct {
 	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
 	Stmt  ast.Stmt
 	Outer ast.Expr
+	// Read is true for a GET whose reply is not compared with anything:
+	// the value is used as data (returned, parsed, shown), not checked.
+	Read bool
 	// TakesFirst is true for an INCR whose reply is compared with 1: used
 	// as an acquire, the caller that made the counter 1 holds the key.
 	TakesFirst bool
@@ -222,6 +225,9 @@ type Model struct {
 	localCalls map[*types.Func][]*ast.CallExpr
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
+	// dataKeys are the identities of keys the package reads as data and
+	// never acquires: a setting or a report, whatever its name says.
+	dataKeys map[string]bool
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -291,6 +297,7 @@ func run(pass *analysis.Pass) (any, error) {
 			m.scriptAcquire(c)
 		}
 	}
+	m.dataKeys = m.readNotAcquired()
 	for _, c := range m.Calls {
 		if d := c.Decl; d != nil {
 			if _, done := m.funcNames[d]; !done {

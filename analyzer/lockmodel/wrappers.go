@@ -115,8 +115,12 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 			return -1
 		}
 		v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
+		if v == nil || len(m.keys.assigns[v]) > 0 {
+			// A parameter the body reassigns is no longer the caller's.
+			return -1
+		}
 		for i := range sig.Params().Len() {
-			if v != nil && sig.Params().At(i) == v {
+			if sig.Params().At(i) == v {
 				return i
 			}
 		}
@@ -206,8 +210,7 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 		}
 	} else if k := argAt(f.Key); k != nil {
 		c.Keys = []ast.Expr{k}
-	}
-	if len(c.Keys) == 0 {
+	} else {
 		return nil
 	}
 	if f.TTL >= 0 {

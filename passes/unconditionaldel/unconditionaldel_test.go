@@ -24,3 +24,9 @@ func TestRueidis(t *testing.T) {
 func TestOlderGoRedis(t *testing.T) {
 	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/oldgoredis")
 }
+
+// TestFrameworks runs against the Redis clients of go-zero (whose methods
+// the model follows as forwarders) and goframe (modelled as a client).
+func TestFrameworks(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/frameworks/...")
+}

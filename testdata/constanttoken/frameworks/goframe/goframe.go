@@ -1,0 +1,18 @@
+// Package goframe pins constant tokens and split acquires through
+// goframe's gredis, whose SetNX takes no TTL.
+package goframe
+
+import (
+	"context"
+
+	"github.com/gogf/gf/v2/database/gredis"
+)
+
+func seckill(ctx context.Context, r *gredis.Redis, goods string) {
+	r.Do(ctx, "SET", "lock:goods:"+goods, 1, "NX", "EX", 600) // want `lock key "lock:goods:" \+ goods acquired with a token that is not unique per acquisition`
+}
+
+// Near miss: a token made per acquisition.
+func seckillOwned(ctx context.Context, r *gredis.Redis, goods, token string) {
+	r.Do(ctx, "SET", "lock:goods:"+goods, token, "NX", "EX", 600)
+}
