@@ -9,14 +9,15 @@ func IsClientPath(path string) bool {
 
 // clientModules are the modules of the clients in clientPaths.
 var clientModules = map[string]bool{
-	"github.com/redis/go-redis/v9": true,
-	"github.com/go-redis/redis/v9": true,
-	"github.com/go-redis/redis/v8": true,
-	"github.com/go-redis/redis/v7": true,
-	"github.com/go-redis/redis":    true,
-	"github.com/gomodule/redigo":   true,
-	"github.com/garyburd/redigo":   true,
-	"github.com/redis/rueidis":     true,
+	"github.com/redis/go-redis/v9":   true,
+	"github.com/go-redis/redis/v9":   true,
+	"github.com/go-redis/redis/v8":   true,
+	"github.com/go-redis/redis/v7":   true,
+	"github.com/go-redis/redis":      true,
+	"github.com/gomodule/redigo":     true,
+	"github.com/garyburd/redigo":     true,
+	"github.com/redis/rueidis":       true,
+	"github.com/valkey-io/valkey-go": true,
 	// goframe's module is the framework, not lock code; its Redis
 	// adapter is a module of its own over go-redis.
 	"github.com/gogf/gf/v2":                     true,

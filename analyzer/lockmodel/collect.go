@@ -91,9 +91,7 @@ func (b *builder) collect(files []*ast.File) {
 		}
 		c.Client = client
 		c.Module = fn.Pkg().Path()
-		if c.Module == "github.com/redis/rueidis/internal/cmds" {
-			c.Module = "github.com/redis/rueidis"
-		}
+		c.Module = strings.TrimSuffix(c.Module, "/internal/cmds")
 		b.add(cur, c)
 	})
 	b.forward()

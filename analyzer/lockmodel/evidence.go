@@ -289,3 +289,110 @@ func (m *Model) readNotAcquired() map[string]bool {
 	}
 	return read
 }
+
+// Marker reports whether an acquire takes a key that nothing in the
+// package releases, renews or checks: a per-period "already ran" marker
+// (SETNX report:lock:<day> with a TTL and no release). Its value is never
+// compared, so it guards nothing a token could protect. Only keys whose
+// identity is closed in this function (constants and locals, no parameter
+// or field) count: a key that comes in from outside may be released where
+// it came from.
+func (m *Model) Marker(c *Call) bool {
+	key := c.Key()
+	// Through a helper, the release may be another helper the model does
+	// not see into.
+	// An acquire whose result is returned, or queued, reports to code
+	// that may hold and release it.
+	if c.Queued || returned(c) {
+		return false
+	}
+	if !c.Acquires() || key == nil || c.Via != nil || !m.closedKey(c, key) {
+		return false
+	}
+	id := m.KeyID(key)
+	for _, o := range m.Calls {
+		if o == c || o.Key() == nil {
+			continue
+		}
+		touches := false
+		for _, k := range o.Keys {
+			touches = touches || m.KeyID(k) == id
+		}
+		if !touches {
+			continue
+		}
+		if o.Command.IsDelete() || o.Command.IsExpire() || o.Command == CmdDelEx || o.Command == CmdEval ||
+			o.Compared || o.Flags&FlagIFEQ != 0 || o.Acquires() || o.Via != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// closedKey reports whether key is built only from constants and local
+// variables of c's function, through their single definitions.
+func (m *Model) closedKey(c *Call, key ast.Expr) bool {
+	closed := true
+	info := m.Pass.TypesInfo
+	var visit func(e ast.Node, depth int)
+	visit = func(e ast.Node, depth int) {
+		if depth > maxDepth {
+			closed = false
+			return
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if !closed {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				sel := info.Selections[n]
+				if sel == nil {
+					return false // a qualified name: time.Now
+				}
+				if sel.Kind() == types.FieldVal {
+					closed = false
+					return false
+				}
+				visit(n.X, depth+1) // a method of a closed value
+				return false
+			case *ast.Ident:
+				switch obj := info.Uses[n].(type) {
+				case *types.Var:
+					if obj.Parent() == nil || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() {
+						closed = false // package variable
+						return false
+					}
+					def := m.keys.definition(obj)
+					if def == nil {
+						closed = false // a parameter, or assigned more than once
+						return false
+					}
+					visit(def, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	visit(key, 0)
+	return closed
+}
+
+// returned reports whether c sits in a return statement of its function.
+func returned(c *Call) bool {
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = found || (n.Pos() <= c.Pos() && c.End() <= n.End())
+		}
+		return !found
+	})
+	return found
+}

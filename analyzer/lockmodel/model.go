@@ -319,7 +319,10 @@ var clientPaths = map[string]Client{
 	"github.com/garyburd/redigo/redis":       Redigo, // redigo's old import path
 	"github.com/redis/rueidis":               Rueidis,
 	"github.com/redis/rueidis/internal/cmds": Rueidis,
-	"github.com/gogf/gf/v2/database/gredis":  GoFrame,
+	// valkey-go is the rueidis API under the Valkey project.
+	"github.com/valkey-io/valkey-go":               Rueidis,
+	"github.com/valkey-io/valkey-go/internal/cmds": Rueidis,
+	"github.com/gogf/gf/v2/database/gredis":        GoFrame,
 }
 
 // reachesClient reports whether pkg imports a client, directly or through

@@ -7,7 +7,11 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-const rueidisCmds = "github.com/redis/rueidis/internal/cmds"
+// isRueidisCmds reports whether path is the command-builder package of
+// rueidis or of valkey-go, its fork.
+func isRueidisCmds(path string) bool {
+	return path == "github.com/redis/rueidis/internal/cmds" || path == "github.com/valkey-io/valkey-go/internal/cmds"
+}
 
 // rueidisCommands maps the builder method that starts a command
 // (client.B().Setnx()) to the model.
@@ -37,10 +41,10 @@ var rueidisCommands = map[string]Command{
 // (client.B().Set().Key(k).Value(v).Nx().Px(ttl).Build()): the chain's
 // Build or Cache call, whose receiver chain is walked back to B().
 func (b *builder) rueidis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
-	if fn.Pkg().Path() == "github.com/redis/rueidis" && recvTypeName(fn) == "Lua" {
+	if !isRueidisCmds(fn.Pkg().Path()) && recvTypeName(fn) == "Lua" {
 		return b.rueidisLua(call, fn)
 	}
-	if fn.Pkg().Path() != rueidisCmds || (fn.Name() != "Build" && fn.Name() != "Cache") {
+	if !isRueidisCmds(fn.Pkg().Path()) || (fn.Name() != "Build" && fn.Name() != "Cache") {
 		return nil
 	}
 	// Walk the chain from the end back to the first builder method.
@@ -52,7 +56,7 @@ func (b *builder) rueidis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 			break
 		}
 		f, _ := typeutil.Callee(b.pass.TypesInfo, ce).(*types.Func)
-		if f == nil || f.Pkg() == nil || f.Pkg().Path() != rueidisCmds {
+		if f == nil || f.Pkg() == nil || !isRueidisCmds(f.Pkg().Path()) {
 			break
 		}
 		chain = append(chain, ce)
