@@ -37,3 +37,26 @@ func InClientModule(pkgPath, modulePath string) bool {
 	}
 	return clientModules[modulePath]
 }
+
+// CommandNames returns every command and client method name the model
+// knows, for the contract that passes never quote one themselves.
+func CommandNames() []string {
+	var out []string
+	for _, m := range []map[string]Command{redigoCommands, rueidisCommands, goframeMethods} {
+		for name := range m {
+			out = append(out, name)
+		}
+	}
+	for name := range goRedisMethods {
+		out = append(out, name)
+	}
+	for _, m := range []map[string]bool{luaRemoves, luaExtends, luaIncrements, luaOwnerReads} {
+		for name := range m {
+			out = append(out, name)
+		}
+	}
+	for _, c := range commandNames {
+		out = append(out, c)
+	}
+	return out
+}

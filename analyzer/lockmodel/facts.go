@@ -117,11 +117,21 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 	return a
 }
 
+// AcquireName labels an acquire for messages: SETNX, SET NX, INCR or a
+// Lua script.
+func AcquireName(c *Call) string {
+	if c.TakesFirst {
+		return c.Command.String()
+	}
+	return acquireName(c)
+}
+
 func acquireName(c *Call) string {
-	switch c.Command {
-	case CmdSetNX:
+	switch {
+	case c.Command == CmdSetNX, c.Command == CmdSet && c.NoTTL:
+		// SET NX with no expiry is SETNX.
 		return "SETNX"
-	case CmdEval:
+	case c.Command == CmdEval:
 		return "a Lua script"
 	}
 	return "SET NX"

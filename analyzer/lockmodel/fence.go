@@ -129,3 +129,7 @@ func (m *Model) replyName(c *Call) string {
 	}
 	return ""
 }
+
+// NamesFence reports whether text (a key's source or identity) names a
+// fence counter.
+func NamesFence(text string) bool { return fenceWords.MatchText(text) }

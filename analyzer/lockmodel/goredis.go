@@ -153,6 +153,10 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	c.Match = arg(call, ps, "matchValue")
 	c.TTL = arg(call, ps, "expiration", "tm")
 	switch name {
+	case "SetNX", "Expire", "PExpire":
+		c.Lease = c.TTL != nil
+	}
+	switch name {
 	case "SetNX", "Set":
 		c.NoTTL = b.noTTL(c.TTL)
 		if c.NoTTL && name == "Set" {

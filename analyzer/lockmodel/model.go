@@ -132,6 +132,10 @@ type Call struct {
 	Keys  []ast.Expr // KEYS: the key(s) the command touches, in order
 	Value ast.Expr   // the value written by SET/SETNX
 	TTL   ast.Expr   // the expiry argument, nil when absent
+	// Lease is true when the call is a go-redis method whose TTL argument
+	// is a lease length (a time.Duration: SetNX, Expire, PExpire), which a
+	// suggested fix may move or pass on.
+	Lease bool
 	// NoTTL is true when the command sets no expiry: the argument is absent,
 	// constant zero or KeepTTL on a key that NX says did not exist.
 	NoTTL bool

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -137,4 +138,10 @@ func ImportFix(pass *analysis.Pass, file *ast.File) (name string, edits []analys
 		}, true
 	}
 	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + strconv.Quote(FixPath))}}, true
+}
+
+// IsLibraryRelease reports whether fn is the lock library's owner-checked
+// release or renewal, which passes a token back to the server.
+func IsLibraryRelease(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == FixPath && (fn.Name() == "Release" || fn.Name() == "Refresh")
 }

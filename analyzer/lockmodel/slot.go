@@ -286,6 +286,10 @@ func (m *Model) SameSlot(a, b ast.Expr) (same, known bool) {
 // UniversalClient (a ClusterClient when given several addresses) or Ring.
 // It is "" for *redis.Client, the other libraries (whose client types do
 // not tell), and receivers the model cannot type.
+// Ring is ClusterClient's answer for a *redis.Ring, which shards by the
+// first key instead of by slot.
+const Ring = "Ring"
+
 func (m *Model) ClusterClient(c *Call) string {
 	if c.Client != GoRedis || c.Recv == nil {
 		return ""

@@ -213,7 +213,7 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 			if fn == nil || fn.Pkg() == nil {
 				return true
 			}
-			isFix := fn.Pkg().Path() == lockmodel.FixPath && (fn.Name() == "Release" || fn.Name() == "Refresh")
+			isFix := lockmodel.IsLibraryRelease(fn)
 			if !isFix && !r.releasers[fn.Origin()] {
 				return true
 			}

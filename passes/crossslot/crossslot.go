@@ -28,9 +28,6 @@ func init() {
 	Analyzer.Flags.BoolVar(&anyClient, "anyclient", false, "treat every client as a Redis Cluster client (redigo, rueidis and go-redis *Client too)")
 }
 
-// fenceWords mark a key as a fence counter.
-var fenceWords = lockmodel.NewWords([]string{"fence", "fencing"})
-
 func run(pass *analysis.Pass) (any, error) {
 	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	if !m.Relevant() {
@@ -49,7 +46,7 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	kind := m.ClusterClient(c)
 	incr := incremented(m, c)
 	isFence := func(i int) bool {
-		return incr[i+1] || fenceWords.MatchText(lockmodel.Source(pass.Fset, c.Keys[i])) || fenceWords.MatchText(m.KeyID(c.Keys[i]))
+		return incr[i+1] || lockmodel.NamesFence(lockmodel.Source(pass.Fset, c.Keys[i])) || lockmodel.NamesFence(m.KeyID(c.Keys[i]))
 	}
 	for i := range c.Keys {
 		for j := i + 1; j < len(c.Keys); j++ {
@@ -75,7 +72,7 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 		return out
 	}
 	for _, lc := range lockmodel.LuaCalls(text.Text) {
-		if lc.Command == "INCR" || lc.Command == "INCRBY" {
+		if lc.Increments() {
 			out[lc.Key()] = true
 		}
 	}
@@ -86,7 +83,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, 
 	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
 	var why string
 	switch {
-	case kind == "Ring":
+	case kind == lockmodel.Ring:
 		why = "a Ring runs the script on the shard of the first key, where the other key may not live"
 	case kind != "":
 		why = fmt.Sprintf("through a %s on Redis Cluster the script fails with CROSSSLOT", kind)

@@ -96,7 +96,7 @@ func acquiredElsewhere(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) bool {
 // into fix.Refresh(ctx, client, key, token, ttl). EXPIREAT and PEXPIREAT
 // take a time, not a lease length, and are left to the reader.
 func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
-	if c.Method != "Expire" && c.Method != "PExpire" {
+	if !c.Lease || !c.Command.IsExpire() {
 		return analysis.SuggestedFix{}, false
 	}
 	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !lockmodel.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {

@@ -50,14 +50,14 @@ func run(pass *analysis.Pass) (any, error) {
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	a, e := p.Acquire, p.Expire
 	line := lockmodel.Line(pass.Fset, e.Pos())
-	why := fmt.Sprintf("a crash between them leaves the key locked forever, and the %s also runs when SETNX fails, extending another holder's lock", e.Command)
+	acq := lockmodel.AcquireName(a)
+	why := fmt.Sprintf("a crash between them leaves the key locked forever, and the %s also runs when %s fails, extending another holder's lock", e.Command, acq)
 	if a.Queued {
-		why = fmt.Sprintf("queued together, the %s runs even when SETNX fails and extends another holder's lock", e.Command)
+		why = fmt.Sprintf("queued together, the %s runs even when %s fails and extends another holder's lock", e.Command, acq)
 	}
-	acq := "SETNX"
 	if a.TakesFirst {
 		// INCR == 1 as the acquire: the EXPIRE runs only for the winner.
-		acq, why = a.Command.String(), "a crash between them leaves the key locked forever"
+		why = "a crash between them leaves the key locked forever"
 	}
 	msg := fmt.Sprintf("%s and the %s on line %d are separate commands: %s; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
 		acq, e.Command, line, why)
@@ -76,10 +76,10 @@ func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 // moveTTL builds the fix for go-redis: SetNX(ctx, k, v, 0) gets the
 // EXPIRE's duration, and the EXPIRE statement goes away.
 func moveTTL(pass *analysis.Pass, m *lockmodel.Model, a, e *lockmodel.Call) (analysis.SuggestedFix, bool) {
-	if a.Client != lockmodel.GoRedis || a.Method != "SetNX" || a.TTL == nil {
+	if !a.Lease || a.Command != lockmodel.CmdSetNX {
 		return analysis.SuggestedFix{}, false
 	}
-	if e.Client != lockmodel.GoRedis || (e.Command != lockmodel.CmdExpire && e.Command != lockmodel.CmdPExpire) || e.TTL == nil {
+	if !e.Lease || !e.Command.IsExpire() {
 		return analysis.SuggestedFix{}, false
 	}
 	if !lockmodel.IsDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {

@@ -71,11 +71,7 @@ func acquires(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitio
 		}
 		if c := m.CallOf(call); c != nil {
 			if c.Acquires() && m.IsLockKey(c, c.Key()) {
-				name := "SET NX"
-				if c.Command == lockmodel.CmdSetNX {
-					name = "SETNX"
-				}
-				out = append(out, acquire{call: c, expr: call, name: name})
+				out = append(out, acquire{call: c, expr: call, name: lockmodel.AcquireName(c)})
 			}
 			return true
 		}

@@ -29,24 +29,6 @@ func init() {
 	Analyzer.Flags.BoolVar(&tests, "tests", false, "also report scripts run from _test.go files")
 }
 
-// writes are the commands that remove a lock or set its lease.
-var writes = map[string]string{
-	"DEL":       "removes",
-	"UNLINK":    "removes",
-	"HDEL":      "removes", // a hash lock's owner field
-	"EXPIRE":    "extends",
-	"PEXPIRE":   "extends",
-	"EXPIREAT":  "extends",
-	"PEXPIREAT": "extends",
-}
-
-// reads are the commands whose reply, compared with the holder's token,
-// checks the owner: GET for string locks, HGET/HEXISTS for hash locks
-// (reentrant locks keep the owner as a field).
-var reads = map[string]bool{
-	"GET": true, "HGET": true, "HEXISTS": true, "HMGET": true, "SISMEMBER": true, "ZSCORE": true, "LINDEX": true,
-}
-
 type place struct {
 	at   token.Pos
 	lua  int
@@ -70,8 +52,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		calls := lockmodel.LuaCalls(text.Text)
 		for _, w := range calls {
-			verb, ok := writes[w.Command]
-			if !ok {
+			var verb string
+			switch {
+			case w.Removes():
+				verb = "removes"
+			case w.Extends():
+				verb = "extends"
+			default:
 				continue
 			}
 			for i, k := range w.Keys {
@@ -100,7 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 // checked reports whether the script compares a read of key k before w.
 func checked(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 	for _, g := range calls {
-		if reads[g.Command] && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
+		if g.ReadsOwner() && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
 			return true
 		}
 	}

@@ -24,7 +24,7 @@ func commands(ctx context.Context, rdb *redis.Client, id, token string) {
 
 func batches(ctx context.Context, rdb *redis.Client, key, token string) {
 	pipe := rdb.Pipeline()
-	pipe.SetNX(ctx, key, token, 0)     // want `^SETNX key=key value=token ttl=none NX queued$`
+	pipe.SetNX(ctx, key, token, 0)     // want `^SETNX key=key value=token ttl=none NX queued lock=acquire$`
 	pipe.Expire(ctx, key, time.Second) // want `^EXPIRE key=key ttl=time.Second queued lock=acquire$`
 	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Del(ctx, key) // want `^DEL key=key queued tx lock=acquire$`
