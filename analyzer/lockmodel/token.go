@@ -589,9 +589,12 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenSour
 	return src
 }
 
-// concat combines the parts of one value: any fresh part makes it fresh,
-// any unknown part unknown; otherwise it has the kind of its strongest
-// part. No parts (a constant format) is a constant.
+// concat combines the parts of one value: any fresh part makes it fresh;
+// otherwise it has the kind of its strongest part. An unknown part makes
+// it unknown, unless a clock or math/rand part is what the value counts on
+// for uniqueness: a caller's prefix (a name, a host) does not rescue
+// prefix+time.Now().UnixNano()+rand.Int63(). No parts (a constant format)
+// is a constant.
 func concat(parts ...TokenSource) TokenSource {
 	for _, p := range parts {
 		if p.Origin == OriginFresh {
@@ -599,13 +602,18 @@ func concat(parts ...TokenSource) TokenSource {
 		}
 	}
 	best := TokenSource{Origin: OriginConstant, What: "a constant"}
+	unknown := false
 	for _, p := range parts {
 		if p.Origin == OriginUnknown {
-			return TokenSource{}
+			unknown = true
+			continue
 		}
 		if p.Origin >= best.Origin {
 			best = p
 		}
+	}
+	if unknown && best.Origin < OriginClock {
+		return TokenSource{}
 	}
 	return best
 }
