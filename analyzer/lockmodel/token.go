@@ -485,6 +485,15 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 			return TokenSource{Origin: OriginClock, What: "time." + name, At: call}
 		}
 		return TokenSource{}
+	case path == "github.com/gogf/gf/v2/os/gtime":
+		// goframe's clock: gtime.Now().Unix(), gtime.TimestampMilli().
+		if recv != nil {
+			return withRecv()
+		}
+		if name == "Now" || strings.HasPrefix(name, "Timestamp") {
+			return TokenSource{Origin: OriginClock, What: "gtime." + name, At: call}
+		}
+		return TokenSource{}
 	case path == "os":
 		switch name {
 		case "Getpid", "Getppid", "Getuid", "Getenv":

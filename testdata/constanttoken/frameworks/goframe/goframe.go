@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/gogf/gf/v2/database/gredis"
+	"github.com/gogf/gf/v2/os/gtime"
 )
 
 func seckill(ctx context.Context, r *gredis.Redis, goods string) {
@@ -15,4 +16,10 @@ func seckill(ctx context.Context, r *gredis.Redis, goods string) {
 // Near miss: a token made per acquisition.
 func seckillOwned(ctx context.Context, r *gredis.Redis, goods, token string) {
 	r.Do(ctx, "SET", "lock:goods:"+goods, token, "NX", "EX", 600)
+}
+
+// goframe's clock is a clock: two acquisitions in one second store the
+// same value.
+func seckillClock(ctx context.Context, r *gredis.Redis, goods string) {
+	r.Do(ctx, "SET", "lock:goods:"+goods, gtime.Now().Unix(), "NX", "EX", 600) // want `lock key "lock:goods:" \+ goods acquired with a token that is not unique per acquisition \(gtime.Now\)`
 }
