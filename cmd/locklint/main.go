@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/multichecker"
 
@@ -26,6 +27,10 @@ import (
 func main() {
 	if servePackagesDriver() {
 		return
+	}
+	if err := changeDir(); err != nil {
+		fmt.Fprintln(os.Stderr, "locklint:", err)
+		os.Exit(1)
 	}
 	for _, a := range os.Args[1:] {
 		if a == "-version" || a == "--version" {
@@ -62,4 +67,29 @@ func version() string {
 		return "devel"
 	}
 	return v
+}
+
+// changeDir handles -C dir, which, as for the go command, must come first:
+// locklint then runs in dir, so that a module nested in the repository
+// (locklint -C examples ./...) is linted as its own main module.
+func changeDir() error {
+	if len(os.Args) < 2 {
+		return nil
+	}
+	var dir string
+	switch a := os.Args[1]; {
+	case a == "-C" || a == "--C":
+		if len(os.Args) < 3 {
+			return fmt.Errorf("-C requires a directory")
+		}
+		dir, os.Args = os.Args[2], append(os.Args[:1], os.Args[3:]...)
+	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+		dir, os.Args = a[strings.Index(a, "=")+1:], append(os.Args[:1], os.Args[2:]...)
+	default:
+		return nil
+	}
+	if err := os.Chdir(dir); err != nil {
+		return fmt.Errorf("-C: %w", err)
+	}
+	return nil
 }
