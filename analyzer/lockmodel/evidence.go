@@ -310,6 +310,9 @@ func (m *Model) Marker(c *Call) bool {
 		return false
 	}
 	id := m.KeyID(key)
+	if m.passesKey(c.Decl, c, id) {
+		return false
+	}
 	for _, o := range m.Calls {
 		if o == c || o.Key() == nil {
 			continue
@@ -391,6 +394,29 @@ func returned(c *Call) bool {
 			return false
 		case *ast.ReturnStmt:
 			found = found || (n.Pos() <= c.Pos() && c.End() <= n.End())
+		}
+		return !found
+	})
+	return found
+}
+
+// passesKey reports whether d hands the key with identity id to a call
+// that is not a command (fix.Release(ctx, rdb, key, token), a helper of
+// its own): that call may release it.
+func (m *Model) passesKey(d *ast.FuncDecl, c *Call, id string) bool {
+	if d == nil || d.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok || call == c.Expr || m.byID[call] != nil {
+			return !found
+		}
+		for _, a := range call.Args {
+			if m.KeyID(a) == id {
+				found = true
+			}
 		}
 		return !found
 	})
