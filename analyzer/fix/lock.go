@@ -89,56 +89,63 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 		maxAttempts = 1
 	}
 
-	keys := []string{key}
-	fenced, waiter := "0", ""
+	a := &acquisition{client: client, key: key, token: rand.Text(), ttl: ttl, o: &o, keys: []string{key}, fenced: "0"}
 	if o.fencing {
-		keys = append(keys, o.fenceKey)
-		fenced = "1"
+		a.keys = append(a.keys, o.fenceKey, o.fenceRecord)
+		a.fenced = "1"
 	}
-	token := rand.Text()
 	turnKey := siblingKey(key, "turn")
 	if waiting && o.fair {
 		if hashSlot(turnKey) != hashSlot(key) {
 			return nil, fmt.Errorf("obtain %q: %w: no waiter turn key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
 		}
-		keys = append(keys, turnKey)
+		a.keys = append(a.keys, turnKey)
 		// Turns go to the earliest waiter; clocks of different hosts only
 		// skew that order, never exclusion.
-		waiter = strconv.FormatInt(time.Now().UnixMilli(), 10) + "|" + token
+		a.waiter = strconv.FormatInt(time.Now().UnixMilli(), 10) + "|" + a.token
 	}
-	useScript := len(keys) > 1
+	direct := honoursContext(client)
 
 	begin := time.Now()
 	var timer *time.Timer
 	myTurn := false
 	fail := func(attempts int, err error) (*Lock, error) {
-		if myTurn {
-			// Let the next waiter have the turn now rather than after it lapses.
-			cleanup(ctx, client, turnKey, waiter)
+		if myTurn && ctx.Err() == nil {
+			// Let the next waiter have the turn now rather than after it
+			// lapses (within the turn TTL anyway); not worth running past
+			// the caller's deadline for.
+			a.remove(ctx, turnKey, a.waiter)
 		}
 		o.observer.acquired(key, time.Since(begin), attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		var res int64
-		var err error
-		if useScript {
-			res, err = acquireScript.Run(ctx, client, keys, token, ttl.Milliseconds(), fenced, waiter, o.backoff.turnTTL().Milliseconds()).Int64()
-		} else {
-			var ok bool
-			ok, err = client.SetNX(ctx, key, token, ttl).Result()
-			if ok {
-				res = 1
+		// A reply that comes after ctx ended is not awaited; if that
+		// attempt took the lock, or may have, its token is removed then.
+		res, err, inFlight := bounded(ctx, direct, func() (int64, error) { return a.attempt(ctx) }, func(res int64, err error) {
+			if res > 0 || err != nil {
+				_ = a.removeNow(ctx, key, a.token)
 			}
+		})
+		if inFlight {
+			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", key, ErrNotObtained, err))
 		}
 		if err != nil {
-			// The command may have taken effect with its reply lost.
-			cleanup(ctx, client, key, token)
+			// The command may have run with its reply lost: the client gave
+			// up re-sending it. Remove the token it may have set.
+			left := a.remove(ctx, key, a.token)
 			if ctx.Err() != nil {
-				return fail(attempt, fmt.Errorf("obtain %q: %w: %w", key, ErrNotObtained, ctx.Err()))
+				return fail(attempt, fmt.Errorf("obtain %q: %w: %w (%w)%s", key, ErrNotObtained, ctx.Err(), err, left))
 			}
-			return fail(attempt, fmt.Errorf("obtain %q: %w", key, err))
+			return fail(attempt, fmt.Errorf("obtain %q: %w%s", key, err, left))
+		}
+		if res == -2 {
+			// Only a fence record that expired before the lock (its lease
+			// was extended between the two copies of the command) gets
+			// here: the fence is unknown, so the lock is no use.
+			left := a.remove(ctx, key, a.token)
+			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired%s", key, ErrNotObtained, left))
 		}
 		if res > 0 {
 			var fence int64
@@ -146,7 +153,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 				fence = res
 			}
 			o.observer.acquired(key, time.Since(begin), attempt, nil)
-			return newLock(ctx, client, key, token, fence, start, ttl, &o), nil
+			return newLock(ctx, client, key, a.token, fence, start, ttl, &o), nil
 		}
 		myTurn = res == -1
 		o.observer.contended(key, attempt)
@@ -168,6 +175,87 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 	}
 }
 
+// acquisition is one Obtain call's fixed inputs.
+type acquisition struct {
+	client redis.UniversalClient
+	key    string
+	token  string
+	ttl    time.Duration
+	o      *options
+	keys   []string
+	fenced string
+	waiter string
+}
+
+// attempt sends one acquire and returns the fence (1 without fencing) when
+// it took the lock, 0 or -1 (the caller holds the next turn) when not, and
+// -2 for a lock of this token whose fence is gone. A re-sent copy of the
+// command (the client lost the first reply) that finds this token is the
+// same acquisition: SET NX GET returns the token, and the script returns
+// the fence recorded with the lock.
+func (a *acquisition) attempt(ctx context.Context) (int64, error) {
+	if len(a.keys) == 1 {
+		feats := featuresFor(ctx, a.client, a.key)
+		if feats.has(featSetNXGet) {
+			old, err := a.client.SetArgs(ctx, a.key, a.token, redis.SetArgs{Mode: "NX", TTL: a.ttl, Get: true}).Result()
+			switch {
+			case errors.Is(err, redis.Nil):
+				feats.learn(featSetNXGet, true)
+				return 1, nil
+			case err == nil:
+				feats.learn(featSetNXGet, true)
+				if old == a.token {
+					return 1, nil
+				}
+				return 0, nil
+			case !isUnsupported(err):
+				return 0, err
+			}
+			// Before Redis 7.0 NX and GET do not combine; the syntax error
+			// comes before anything ran.
+			feats.learn(featSetNXGet, false)
+		}
+	}
+	return acquireScript.Run(ctx, a.client, a.keys, a.token, a.ttl.Milliseconds(), a.fenced, a.waiter, a.o.backoff.turnTTL().Milliseconds()).Int64()
+}
+
+// remove deletes key if it holds value: the cleanup after a failed
+// attempt. The command runs detached from ctx's cancellation for up to the
+// release timeout, but the caller waits no longer than ctx's deadline; a
+// removal still running then finishes on its own goroutine, within the
+// release timeout on a client that honours context deadlines and within
+// the client's ReadTimeout otherwise. It returns a note for the error.
+func (a *acquisition) remove(ctx context.Context, key, value string) string {
+	rctx, cancel := detached(ctx, a.o.releaseTimeout)
+	op := func() (ReleasePath, error) { return compareAndDelete(rctx, a.client, key, value) }
+	wait, direct := rctx, honoursContext(a.client)
+	if _, ok := ctx.Deadline(); ok {
+		wait, direct = ctx, false
+	}
+	// A removal the caller stops waiting for keeps its context until done.
+	_, err, inFlight := bounded(wait, direct, op, func(ReleasePath, error) { cancel() })
+	if !inFlight {
+		cancel()
+	}
+	switch {
+	case inFlight:
+		return "; removal of its token continues in the background"
+	case err == nil, errors.Is(err, ErrNotHeld):
+		return "; no token of it is left"
+	default:
+		return fmt.Sprintf("; its token may remain until the lease ends (removal: %v)", err)
+	}
+}
+
+// removeNow is remove for a goroutine that may block: it waits the whole
+// release timeout.
+func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
+	rctx, cancel := detached(ctx, a.o.releaseTimeout)
+	defer cancel()
+	_, err := compareAndDelete(rctx, a.client, key, value)
+	return err
+}
+
 func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o *options) error {
 	switch {
 	case isNil(client):
@@ -183,33 +271,22 @@ func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o 
 	if !o.fencing {
 		return nil
 	}
+	o.fenceRecord = siblingKey(key, "fenced")
+	if hashSlot(o.fenceRecord) != hashSlot(key) {
+		return fmt.Errorf("%w: cannot derive a fence record key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
+	}
 	if o.fenceKey == "" {
 		o.fenceKey = siblingKey(key, "fence")
-		if hashSlot(o.fenceKey) != hashSlot(key) {
-			return fmt.Errorf("%w: cannot derive a fence key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
-		}
 		return nil
 	}
-	if o.fenceKey == key {
-		return fmt.Errorf("%w: the fence key must differ from the lock key", ErrInvalidKey)
+	if o.fenceKey == key || o.fenceKey == o.fenceRecord {
+		return fmt.Errorf("%w: the fence key must differ from the lock key and %q", ErrInvalidKey, o.fenceRecord)
 	}
 	if hashSlot(o.fenceKey) != hashSlot(key) {
 		return fmt.Errorf("%w: fence key %q is in slot %d, lock key in slot %d; give both the same {hash tag}",
 			ErrCrossSlot, o.fenceKey, hashSlot(o.fenceKey), hashSlot(key))
 	}
 	return nil
-}
-
-// cleanup deletes key if it holds token, best effort, even after ctx
-// ended. It runs in the background, bounded by DefaultReleaseTimeout, so
-// that Obtain returns by its caller's deadline even when the network is
-// stalled; a key it cannot reach still expires with its TTL.
-func cleanup(ctx context.Context, client redis.UniversalClient, key, token string) {
-	cctx, cancel := detached(ctx, DefaultReleaseTimeout)
-	go func() {
-		defer cancel()
-		_, _ = compareAndDelete(cctx, client, key, token)
-	}()
 }
 
 func newLock(ctx context.Context, client redis.UniversalClient, key, token string, fence int64, start time.Time, ttl time.Duration, o *options) *Lock {
@@ -279,7 +356,7 @@ func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
 	}
 	ttl = ttl.Truncate(time.Millisecond)
 	start := time.Now()
-	err := compareAndExpire(ctx, l.client, l.key, l.token, ttl)
+	err := refreshBounded(ctx, l.client, l.key, l.token, ttl)
 	if errors.Is(err, ErrNotHeld) {
 		l.lose(fmt.Errorf("%w: %q: renewal found %w", ErrLost, l.key, ErrNotHeld))
 	}
@@ -357,9 +434,7 @@ func (l *Lock) Release(ctx context.Context) error {
 		l.stopWatchdog()
 		<-l.watchdogDone
 	}
-	rctx, cancel := detached(ctx, l.releaseTimeout)
-	path, err := compareAndDelete(rctx, l.client, l.key, l.token)
-	cancel()
+	path, err := releaseBounded(ctx, l.client, l.key, l.token, l.releaseTimeout)
 
 	l.mu.Lock()
 	if err != nil && !errors.Is(err, ErrNotHeld) {

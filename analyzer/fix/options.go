@@ -12,6 +12,7 @@ type Option func(*options)
 type options struct {
 	fencing        bool
 	fenceKey       string
+	fenceRecord    string
 	maxWait        time.Duration
 	backoff        Backoff
 	fair           bool

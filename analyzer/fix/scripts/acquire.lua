@@ -1,21 +1,38 @@
 -- KEYS[1]    lock key
--- KEYS[2..]  fence counter if ARGV[3] == "1", then the waiter turn key if ARGV[4] ~= ""
+-- KEYS[2..]  if ARGV[3] == "1": the fence counter, then the fence record
+--            (the fence issued with the current lock); then the waiter
+--            turn key if ARGV[4] ~= ""
 -- ARGV[1]    owner token
 -- ARGV[2]    lease in milliseconds
--- ARGV[3]    "1" when a fence counter key is passed
+-- ARGV[3]    "1" when fence keys are passed
 -- ARGV[4]    waiter id claiming the turn key, "<start ms>|<token>", or ""
 --            when not waiting
 -- ARGV[5]    turn reservation lifetime in milliseconds
 -- Returns the fence (or 1 without fencing) when acquired, 0 when not,
--- and -1 when not acquired but the caller holds the next turn.
+-- -1 when not acquired but the caller holds the next turn, and -2 when the
+-- key holds the caller's token but the fence issued with it is gone.
 local n = 2
-local fence, turn
+local fence, record, turn
 if ARGV[3] == "1" then
   fence = KEYS[n]
-  n = n + 1
+  record = KEYS[n + 1]
+  n = n + 2
 end
 if ARGV[4] ~= "" then
   turn = KEYS[n]
+end
+
+-- The client re-sends a command whose reply it lost: a copy that finds the
+-- caller's own token is the same acquisition, and gets the same fence.
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+  if not fence then
+    return 1
+  end
+  local issued = redis.call("GET", record)
+  if issued then
+    return tonumber(issued)
+  end
+  return -2
 end
 
 -- The turn goes to the waiter that started waiting first: a waiter that
@@ -47,6 +64,8 @@ if mine then
   redis.call("DEL", turn)
 end
 if fence then
-  return redis.call("INCR", fence)
+  local issued = redis.call("INCR", fence)
+  redis.call("SET", record, issued, "PX", ARGV[2])
+  return issued
 end
 return 1

@@ -1,0 +1,60 @@
+package fix
+
+import (
+	"context"
+	"sync"
+)
+
+// bounded runs op and returns its result, or wait's error once wait is
+// done, whichever comes first (then abandoned is true), so that no call outlives the deadline it
+// documents even on a client that ignores context deadlines for socket
+// I/O. A command still in flight when wait ends keeps its goroutine until
+// the client gives up on it (its ReadTimeout; go-redis does not start a
+// retry once the command's context is done) and then hands its outcome to
+// late, which runs on that goroutine; late may be nil.
+//
+// direct says that op is bounded by wait already (the client honours the
+// deadline of the context op runs under, and that context ends no later
+// than wait): then op runs on the caller's goroutine.
+func bounded[T any](wait context.Context, direct bool, op func() (T, error), late func(T, error)) (v T, err error, abandoned bool) {
+	if direct || wait.Done() == nil {
+		v, err = op()
+		return v, err, false
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	var (
+		mu   sync.Mutex
+		gone bool
+		done = make(chan result, 1)
+	)
+	go func() {
+		v, err := op()
+		mu.Lock()
+		late := late
+		if !gone {
+			done <- result{v, err}
+			late = nil
+		}
+		mu.Unlock()
+		if late != nil {
+			late(v, err)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err, false
+	case <-wait.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	select {
+	case r := <-done:
+		return r.v, r.err, false
+	default:
+		gone = true
+		return v, wait.Err(), true
+	}
+}
