@@ -47,9 +47,11 @@ func (s proxied) client(t *testing.T, opts *redis.Options) *redis.Client {
 }
 
 // isAcquire matches the command an Obtain attempt sends: SET ... NX on the
-// plain path, the acquire script otherwise.
+// plain path, the acquire script (one key or more and five arguments;
+// release and refresh scripts take fewer) otherwise.
 func isAcquire(args []string) bool {
-	return redistest.Command("SET", "NX")(args) || redistest.Command("EVALSHA")(args) || redistest.Command("EVAL")(args)
+	script := redistest.Command("EVALSHA")(args) || redistest.Command("EVAL")(args)
+	return redistest.Command("SET", "NX")(args) || script && len(args) >= 9
 }
 
 // TestLostAcquireReplyIsNotContention swallows the reply to an acquire that

@@ -59,6 +59,13 @@ func (p *Proxy) Inject(f *Fault) *Fault {
 	return f
 }
 
+// Clear removes every fault rule.
+func (p *Proxy) Clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.faults = nil
+}
+
 // fault returns the rule that claims a command, using up one of its times.
 func (p *Proxy) fault(args []string) *Fault {
 	p.mu.Lock()
