@@ -43,7 +43,9 @@ func TestManyWorkersPausingPastLeaseNeverOverlapOrWriteStale(t *testing.T) {
 		stop := time.Now().Add(runFor)
 		var wg sync.WaitGroup
 		for w := range workers {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				for time.Now().Before(stop) {
 					l, err := fix.Obtain(ctx, s.client, key, ttl, fix.WithFencing(), fix.WithMaxWait(time.Second))
 					if errors.Is(err, fix.ErrNotObtained) {
@@ -89,7 +91,7 @@ func TestManyWorkersPausingPastLeaseNeverOverlapOrWriteStale(t *testing.T) {
 					epochs = append(epochs, holding{l.Fence(), from, minTime(until, releaseStart)})
 					mu.Unlock()
 				}
-			})
+			}()
 		}
 		wg.Wait()
 
@@ -151,7 +153,9 @@ func contend(t *testing.T, client redis.UniversalClient, fair bool) (same, total
 	stop := time.Now().Add(time.Second)
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for time.Now().Before(stop) {
 				l, err := fix.Obtain(ctx, client, "lock:{race}", time.Second, opts...)
 				if err != nil {
@@ -170,7 +174,7 @@ func contend(t *testing.T, client redis.UniversalClient, fair bool) (same, total
 					t.Error(err)
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	return same, total
