@@ -5,9 +5,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,7 +24,6 @@ type Lock struct {
 	key            string
 	token          string
 	fence          int64
-	ttl            time.Duration
 	obs            *Observer
 	releaseTimeout time.Duration
 
@@ -31,10 +34,13 @@ type Lock struct {
 	state      lockState
 	leaseEnd   time.Time // carries a monotonic reading
 	leaseTimer *time.Timer
+	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
-	stopWatchdog context.CancelFunc
+	watched      bool
+	maxHoldEnd   time.Time
+	stopWatchdog context.CancelFunc // set and used by newLock and Release only
 	watchdogDone chan struct{}
-	lastRenewal  atomic.Bool // the watchdog reached the maximum hold
+	lastRenewal  atomic.Bool // the watchdog made its final renewal, up to the maximum hold
 }
 
 type lockState int
@@ -109,7 +115,14 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 	begin := time.Now()
 	var timer *time.Timer
 	myTurn := false
+	// An attempt that failed on the network may have set the token; later
+	// attempts re-send it (the acquire is idempotent), and a final failure
+	// removes it.
+	maybeSet := false
 	fail := func(attempts int, err error) (*Lock, error) {
+		if maybeSet {
+			err = fmt.Errorf("%w%s", err, a.remove(ctx, key, a.token))
+		}
 		if myTurn && ctx.Err() == nil {
 			// Let the next waiter have the turn now rather than after it
 			// lapses (within the turn TTL anyway); not worth running past
@@ -132,20 +145,28 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", key, ErrNotObtained, err))
 		}
 		if err != nil {
-			// The command may have run with its reply lost: the client gave
-			// up re-sending it. Remove the token it may have set.
-			left := a.remove(ctx, key, a.token)
-			if ctx.Err() != nil {
-				return fail(attempt, fmt.Errorf("obtain %q: %w: %w (%w)%s", key, ErrNotObtained, ctx.Err(), err, left))
+			// The command may have run with its reply lost (the client gave
+			// up re-sending it), unless the server refused it.
+			var rerr redis.Error
+			maybeSet = maybeSet || !errors.As(err, &rerr)
+			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts {
+				if ctx.Err() != nil {
+					return fail(attempt, fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, ctx.Err(), err))
+				}
+				return fail(attempt, fmt.Errorf("obtain %q: %w", key, err))
 			}
-			return fail(attempt, fmt.Errorf("obtain %q: %w%s", key, err, left))
+			// A failover or a reset connection: try again within the wait.
+			if !sleep(ctx, &timer, o.backoff.delay(attempt, false)) {
+				return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w (last: %w)", key, ErrNotObtained, attempt, ctx.Err(), err))
+			}
+			continue
 		}
 		if res == -2 {
 			// Only a fence record that expired before the lock (its lease
 			// was extended between the two copies of the command) gets
 			// here: the fence is unknown, so the lock is no use.
-			left := a.remove(ctx, key, a.token)
-			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired%s", key, ErrNotObtained, left))
+			maybeSet = true
+			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", key, ErrNotObtained))
 		}
 		if res > 0 {
 			var fence int64
@@ -160,19 +181,46 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 		if maxAttempts > 0 && attempt >= maxAttempts {
 			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", key, ErrNotObtained, attempt))
 		}
-		wait := o.backoff.delay(attempt, myTurn)
-		if timer == nil {
-			timer = time.NewTimer(wait)
-			defer timer.Stop()
-		} else {
-			timer.Reset(wait)
-		}
-		select {
-		case <-ctx.Done():
+		if !sleep(ctx, &timer, o.backoff.delay(attempt, myTurn)) {
 			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", key, ErrNotObtained, attempt, ctx.Err()))
-		case <-timer.C:
 		}
 	}
+}
+
+// sleep waits d, reusing *timer, and reports false if ctx ended first.
+func sleep(ctx context.Context, timer **time.Timer, d time.Duration) bool {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-ctx.Done():
+		(*timer).Stop()
+		return false
+	case <-(*timer).C:
+		return true
+	}
+}
+
+// transient reports an error that a failover or a network blip causes and
+// that a later attempt can get past: a node loading its data, a Cluster
+// resharding or without a quorum, a replica that was a master, or a
+// connection reset. The acquire is idempotent, so re-sending is safe.
+func transient(err error) bool {
+	var rerr redis.Error
+	if errors.As(err, &rerr) {
+		msg := rerr.Error()
+		for _, p := range []string{"LOADING", "TRYAGAIN", "CLUSTERDOWN", "READONLY", "MASTERDOWN"} {
+			if strings.HasPrefix(msg, p) {
+				return true
+			}
+		}
+		return false
+	}
+	var nerr net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) || errors.As(err, &nerr)
 }
 
 // acquisition is one Obtain call's fixed inputs.
@@ -268,6 +316,10 @@ func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o 
 	if err := checkTTL(ttl); err != nil {
 		return err
 	}
+	if o.watchdog && o.maxHold < ttl {
+		// The first lease would already outlast the maximum hold.
+		return fmt.Errorf("%w: watchdog max hold %s is shorter than the TTL %s", ErrInvalidOption, o.maxHold, ttl)
+	}
 	if !o.fencing {
 		return nil
 	}
@@ -307,27 +359,60 @@ func newLock(ctx context.Context, client redis.UniversalClient, key, token strin
 	l.leaseTimer = time.AfterFunc(time.Until(l.leaseEnd), l.leaseRanOut)
 	l.mu.Unlock()
 	if o.watchdog {
-		var wctx context.Context
-		wctx, l.stopWatchdog = context.WithCancel(context.WithoutCancel(ctx))
-		l.watchdogDone = make(chan struct{})
-		go l.watchdog(wctx, start.Add(o.maxHold))
+		l.watched, l.maxHoldEnd = true, start.Add(o.maxHold)
+		l.startWatchdog()
 	}
 	return l
 }
 
-// Key returns the locked key.
-func (l *Lock) Key() string { return l.key }
+func (l *Lock) startWatchdog() {
+	var wctx context.Context
+	wctx, l.stopWatchdog = context.WithCancel(context.WithoutCancel(l.ctx))
+	l.watchdogDone = make(chan struct{})
+	go l.watchdog(wctx)
+}
 
-// Token returns the owner token stored in the key.
-func (l *Lock) Token() string { return l.token }
+// A nil *Lock (from a failed Obtain) is safe to use: it holds nothing.
+var errNilLock = fmt.Errorf("%w: nil lock", ErrNotHeld)
+
+var nilLockCtx = func() context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errNilLock)
+	return ctx
+}()
+
+// Key returns the locked key ("" for a nil Lock).
+func (l *Lock) Key() string {
+	if l == nil {
+		return ""
+	}
+	return l.key
+}
+
+// Token returns the owner token stored in the key ("" for a nil Lock).
+func (l *Lock) Token() string {
+	if l == nil {
+		return ""
+	}
+	return l.token
+}
 
 // Fence returns the fence number issued with the lock, or 0 without
 // WithFencing. Pass it to the protected resource with every write.
-func (l *Lock) Fence() int64 { return l.fence }
+func (l *Lock) Fence() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.fence
+}
 
 // Until returns the local end of the lease: the start of the attempt that
-// acquired (or last refreshed) the lock plus its TTL.
+// acquired (or last refreshed) the lock plus its TTL; the zero time for a
+// nil Lock.
 func (l *Lock) Until() time.Time {
+	if l == nil {
+		return time.Time{}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.leaseEnd
@@ -337,14 +422,34 @@ func (l *Lock) Until() time.Time {
 // context.Cause giving the reason: ErrLost when a renewal found the key gone
 // (the cause then matches ErrNotHeld too) or the local lease ran out, and
 // ErrReleased after Release. Without a watchdog it ends at Until. Run the
-// critical section under it so that it stops when the lock goes.
-func (l *Lock) Context() context.Context { return l.ctx }
+// critical section under it so that it stops when the lock goes. A nil
+// Lock's Context is already done.
+func (l *Lock) Context() context.Context {
+	if l == nil {
+		return nilLockCtx
+	}
+	return l.ctx
+}
 
 // Refresh sets the lease to ttl, measured from now, if the lock is still
 // held; it never recreates an expired key. It returns ErrNotHeld when the
 // server no longer has the token (and cancels Context with ErrLost), and
-// without sending anything when the lock was released or already lost.
+// without sending anything when the lock was released or already lost (or
+// l is nil). The watchdog, if any, renews with ttl from then on.
 func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
+	if l == nil {
+		return fmt.Errorf("refresh: %w", errNilLock)
+	}
+	if err := l.refresh(ctx, ttl); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.ttl = ttl.Truncate(time.Millisecond)
+	l.mu.Unlock()
+	return nil
+}
+
+func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 	if err := checkTTL(ttl); err != nil {
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
@@ -406,7 +511,9 @@ func (l *Lock) leaseRanOut() {
 
 func (l *Lock) lose(cause error) {
 	l.mu.Lock()
-	if l.ctx.Err() != nil || l.state == released {
+	// While releasing, the release decides: it either deleted the key or,
+	// failing, finds out itself whether the lease ran out meanwhile.
+	if l.ctx.Err() != nil || l.state != held {
 		l.mu.Unlock()
 		return
 	}
@@ -419,9 +526,14 @@ func (l *Lock) lose(cause error) {
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
 // if it does not. It stops the watchdog and cancels Context. Only the first
 // call sends a command; later ones (and calls racing it) return ErrNotHeld,
-// except that a call that failed with a transport error may be retried. It
-// runs even when ctx is already cancelled, bounded by the release timeout.
+// except that a call that failed with a transport error may be retried:
+// the lock is then held as before, its watchdog renewing again. It runs
+// even when ctx is already cancelled, bounded by the release timeout. A nil
+// Lock returns ErrNotHeld.
 func (l *Lock) Release(ctx context.Context) error {
+	if l == nil {
+		return fmt.Errorf("release: %w", errNilLock)
+	}
 	l.mu.Lock()
 	if l.state != held {
 		l.mu.Unlock()
@@ -439,7 +551,15 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.mu.Lock()
 	if err != nil && !errors.Is(err, ErrNotHeld) {
 		l.state = held
+		ranOut := !time.Now().Before(l.leaseEnd)
+		if !ranOut && l.watched {
+			// Under mu, so that a Release retried at once stops this one.
+			l.startWatchdog()
+		}
 		l.mu.Unlock()
+		if ranOut {
+			l.lose(fmt.Errorf("%w: lease on %q ran out", ErrLost, l.key))
+		}
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
 	l.state = released
@@ -454,10 +574,15 @@ func (l *Lock) Release(ctx context.Context) error {
 	return nil
 }
 
-func (l *Lock) watchdog(ctx context.Context, maxHoldEnd time.Time) {
+func (l *Lock) renewTTL() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ttl
+}
+
+func (l *Lock) watchdog(ctx context.Context) {
 	defer close(l.watchdogDone)
-	interval := l.ttl / 3
-	t := time.NewTimer(interval)
+	t := time.NewTimer(l.renewTTL() / 3)
 	defer t.Stop()
 	for {
 		select {
@@ -467,17 +592,18 @@ func (l *Lock) watchdog(ctx context.Context, maxHoldEnd time.Time) {
 			return
 		case <-t.C:
 		}
-		ttl := l.ttl
-		if left := time.Until(maxHoldEnd).Truncate(time.Millisecond); left < ttl {
+		ttl := l.renewTTL()
+		interval := ttl / 3
+		final := false
+		if left := time.Until(l.maxHoldEnd).Truncate(time.Millisecond); left < ttl {
 			if left <= 0 {
 				return
 			}
-			ttl = left
-			l.lastRenewal.Store(true)
+			ttl, final = left, true
 		}
 		// A renewal that cannot finish within the current lease is useless.
 		rctx, cancel := context.WithDeadline(ctx, l.Until())
-		err := l.Refresh(rctx, ttl)
+		err := l.refresh(rctx, ttl)
 		cancel()
 		if ctx.Err() != nil {
 			return
@@ -485,7 +611,10 @@ func (l *Lock) watchdog(ctx context.Context, maxHoldEnd time.Time) {
 		l.obs.renewed(l.key, err)
 		switch {
 		case err == nil:
-			if l.lastRenewal.Load() {
+			if final {
+				// Only a final renewal that went through makes the end of
+				// the lease the maximum hold.
+				l.lastRenewal.Store(true)
 				return
 			}
 			t.Reset(interval)

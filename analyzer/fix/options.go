@@ -33,8 +33,12 @@ type Backoff struct {
 	MaxAttempts int
 }
 
-// DefaultBackoff is used when WithBackoff is not given.
-var DefaultBackoff = Backoff{Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}
+// DefaultBackoff returns the backoff used when WithBackoff is not given. It
+// is a function, not a variable, so that no caller can change it under
+// another's feet.
+func DefaultBackoff() Backoff {
+	return Backoff{Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}
+}
 
 // WithFencing makes Obtain issue a fence number: the acquire and the INCR of
 // a per-resource counter run in one script, so every acquisition gets a
@@ -88,7 +92,8 @@ func WithoutFairness() Option {
 
 // WithWatchdog renews the lease every ttl/3 until Release, for at most
 // maxHold in total from the start of the acquisition; after that the lease
-// runs out and the lock's Context is cancelled with ErrLost.
+// runs out and the lock's Context is cancelled with ErrLost. A maxHold
+// shorter than the TTL is ErrInvalidOption.
 func WithWatchdog(maxHold time.Duration) Option {
 	return func(o *options) {
 		if maxHold <= 0 {
@@ -120,7 +125,7 @@ func (o *options) fail(err error) {
 }
 
 func newOptions(opts []Option) options {
-	o := options{backoff: DefaultBackoff, fair: true, releaseTimeout: DefaultReleaseTimeout}
+	o := options{backoff: DefaultBackoff(), fair: true, releaseTimeout: DefaultReleaseTimeout}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

@@ -44,6 +44,8 @@ type Fault struct {
 	// arrived, or, with a negative Hold, left open and silent so the client
 	// waits for its read timeout.
 	Hold time.Duration
+	// Delay, when set, delivers the reply that late instead of losing it.
+	Delay time.Duration
 
 	hits atomic.Int64
 }
@@ -217,7 +219,10 @@ func (p *Proxy) replies(l *link) {
 		n, err := l.server.Read(buf)
 		if n > 0 {
 			<-p.gate()
-			if f := l.swallow.Load(); f != nil {
+			if f := l.swallow.Load(); f != nil && f.Delay > 0 {
+				l.swallow.Store(nil)
+				time.Sleep(f.Delay)
+			} else if f != nil {
 				// The command ran; its reply never reaches the client.
 				if f.Hold < 0 {
 					_, _ = bytesDiscard(l.server, buf)
