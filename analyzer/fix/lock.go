@@ -37,7 +37,7 @@ type Lock struct {
 	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
 	watched      bool
-	maxHoldEnd   time.Time
+	maxHoldEnd   time.Time          // zero with WithKeepAlive
 	stopWatchdog context.CancelFunc // set and used by newLock and Release only
 	watchdogDone chan struct{}
 	lastRenewal  atomic.Bool // the watchdog made its final renewal, up to the maximum hold
@@ -316,7 +316,7 @@ func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o 
 	if err := checkTTL(ttl); err != nil {
 		return err
 	}
-	if o.watchdog && o.maxHold < ttl {
+	if o.watchdog && o.maxHold > 0 && o.maxHold < ttl {
 		// The first lease would already outlast the maximum hold.
 		return fmt.Errorf("%w: watchdog max hold %s is shorter than the TTL %s", ErrInvalidOption, o.maxHold, ttl)
 	}
@@ -359,7 +359,10 @@ func newLock(ctx context.Context, client redis.UniversalClient, key, token strin
 	l.leaseTimer = time.AfterFunc(time.Until(l.leaseEnd), l.leaseRanOut)
 	l.mu.Unlock()
 	if o.watchdog {
-		l.watched, l.maxHoldEnd = true, start.Add(o.maxHold)
+		l.watched = true
+		if o.maxHold > 0 {
+			l.maxHoldEnd = start.Add(o.maxHold)
+		}
 		l.startWatchdog()
 	}
 	return l
@@ -595,7 +598,7 @@ func (l *Lock) watchdog(ctx context.Context) {
 		ttl := l.renewTTL()
 		interval := ttl / 3
 		final := false
-		if left := time.Until(l.maxHoldEnd).Truncate(time.Millisecond); left < ttl {
+		if left := time.Until(l.maxHoldEnd).Truncate(time.Millisecond); !l.maxHoldEnd.IsZero() && left < ttl {
 			if left <= 0 {
 				return
 			}

@@ -103,6 +103,17 @@ func WithWatchdog(maxHold time.Duration) Option {
 	}
 }
 
+// WithKeepAlive renews the lease every ttl/3 for as long as the lock is
+// held, with no maximum hold: for a leader that leads while it is alive.
+// Renewal stops at Release, when a renewal finds the key gone or the local
+// lease runs out (the lock's Context then ends with ErrLost), and never
+// outlives the process, so a crashed holder's lease still expires.
+// WithKeepAlive and WithWatchdog replace each other; the last one given
+// counts (Do's default maximum hold included).
+func WithKeepAlive() Option {
+	return func(o *options) { o.watchdog, o.maxHold = true, 0 }
+}
+
 // WithReleaseTimeout replaces DefaultReleaseTimeout for the lock's Release.
 func WithReleaseTimeout(d time.Duration) Option {
 	return func(o *options) {

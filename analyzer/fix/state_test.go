@@ -215,3 +215,43 @@ func TestFeatureCacheServesWrapperClients(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepAliveHasNoMaximumHold holds a lock with WithKeepAlive for many
+// leases, then has another owner take the key: renewal stops with ErrLost.
+func TestKeepAliveHasNoMaximumHold(t *testing.T) {
+	eachServer(t, func(t *testing.T, s target) {
+		ctx := ctxT(t)
+		const ttl = 300 * time.Millisecond
+		l, err := fix.Obtain(ctx, s.client, "feed", ttl, fix.WithKeepAlive())
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(6 * ttl)
+		if err := l.Context().Err(); err != nil {
+			t.Fatalf("kept-alive lock ended: %v", context.Cause(l.Context()))
+		}
+		if err := s.admin.Set(ctx, "feed", "intruder", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-l.Context().Done():
+		case <-time.After(2 * ttl):
+			t.Fatal("kept-alive lock did not notice the loss")
+		}
+		if cause := context.Cause(l.Context()); !errors.Is(cause, fix.ErrLost) || !errors.Is(cause, fix.ErrNotHeld) {
+			t.Errorf("cause %v, want ErrLost and ErrNotHeld", cause)
+		}
+		if err := l.Release(ctx); !errors.Is(err, fix.ErrNotHeld) {
+			t.Errorf("release after loss: %v", err)
+		}
+
+		// Do with WithKeepAlive replaces its default maximum hold.
+		err = fix.Do(ctx, s.client, "feed2", ttl, func(ctx context.Context) error {
+			time.Sleep(3 * ttl)
+			return ctx.Err()
+		}, fix.WithKeepAlive())
+		if err != nil {
+			t.Errorf("Do with WithKeepAlive: %v", err)
+		}
+	})
+}
