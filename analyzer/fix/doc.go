@@ -1,7 +1,12 @@
 // Package fix is a small Redis lock library over go-redis v9, the target of
-// locklint's suggested fixes. It works with any redis.UniversalClient:
-// *redis.Client (including failover clients), *redis.ClusterClient and
-// *redis.Ring.
+// locklint's suggested fixes. It works with *redis.Client (including
+// failover clients), *redis.ClusterClient and wrappers of them. Obtain
+// rejects a *redis.Ring with ErrRing: a Ring remaps keys when a shard flaps,
+// so two holders could coexist on different shards. The function forms
+// Release and Refresh accept a Ring, since they only ever act for the
+// token's owner, but after a remap they reach a shard without the key and
+// report ErrNotHeld while the token lives on elsewhere until its lease
+// ends.
 //
 // # API
 //

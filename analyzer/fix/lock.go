@@ -305,6 +305,9 @@ func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
 }
 
 func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o *options) error {
+	if _, ok := client.(*redis.Ring); ok {
+		return ErrRing
+	}
 	switch {
 	case isNil(client):
 		return ErrNilClient
