@@ -110,21 +110,22 @@
 // # Keys
 //
 // Besides the lock key, WithFencing uses a counter key and a fence record
-// (the fence issued with the current lock, with the lock's TTL), and waiting callers
-// a short-lived turn key (PX, 250 ms plus ten backoff bases after the last
-// waiter's poll). Both are derived to share the lock key's
-// slot: "lock:{sku42}" -> "lock:{sku42}:fence", "lock:{sku42}:fenced" and
-// "lock:{sku42}:turn"; a key without a hash tag is wrapped, "feed" ->
-// "{feed}:fence", "{feed}:fenced" and "{feed}:turn".
+// (the fence issued with the current lock, with the lock's TTL), and
+// waiting callers a short-lived turn key and its start time (PX, 250 ms plus
+// ten backoff bases after the last waiter's poll). All are derived to share
+// the lock key's slot: "lock:{sku42}" -> "lock:{sku42}:fence",
+// "lock:{sku42}:fenced", "lock:{sku42}:turn" and "lock:{sku42}:turn:since";
+// a key without a hash tag is wrapped, "feed" -> "{feed}:fence",
+// "{feed}:fenced", "{feed}:turn" and "{feed}:turn:since".
 //
 // # ACL
 //
 // A restricted user needs, on the lock, fence, fence record and turn keys:
 //
-//	+set +get +del +pexpire +incr +eval +evalsha
+//	+set +get +del +pexpire +incr +time +eval +evalsha
 //
 // plus +delex on Redis 8.4 and later (without it, release falls back to the
-// script; GET, DEL, PEXPIRE and INCR are called from inside the scripts,
+// script; GET, DEL, PEXPIRE, INCR and TIME are called from inside the scripts,
 // which Redis checks against the user too). The library sends no SCRIPT
 // LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A Cluster
 // client itself also needs +cluster|slots.

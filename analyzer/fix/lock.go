@@ -67,10 +67,14 @@ const (
 // takes the turn over when it next polls), and a free lock is left to the
 // holder of that turn, which polls within Backoff.Base. So the owner that
 // just released cannot take the lock straight back from a caller already
-// waiting, and a waiter that has backed off far is not passed over. A turn lapses 250 ms plus ten Backoff.Base (350 ms by
-// default) after its holder's last poll, so a waiter that vanishes delays
-// others only that long. Single attempts (no deadline) neither claim nor
-// honour turns. WithoutFairness turns this off.
+// waiting, and a waiter that has backed off far is not passed over. Start
+// times are the server's: each poll says how long its caller has waited
+// (on the local monotonic clock) and the script subtracts that from the
+// server's TIME, so a host whose clock runs behind gains nothing. A turn
+// lapses 250 ms plus ten Backoff.Base (350 ms by default) after its
+// holder's last poll, so a waiter that vanishes delays others only that
+// long. Single attempts (no deadline) neither claim nor honour turns.
+// WithoutFairness turns this off.
 //
 // The lock's lease is measured locally from the start of the successful
 // attempt, so Until is never later than the server's expiry.
@@ -105,14 +109,13 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 		if hashSlot(turnKey) != hashSlot(key) {
 			return nil, fmt.Errorf("obtain %q: %w: no waiter turn key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
 		}
-		a.keys = append(a.keys, turnKey)
-		// Turns go to the earliest waiter; clocks of different hosts only
-		// skew that order, never exclusion.
-		a.waiter = strconv.FormatInt(time.Now().UnixMilli(), 10) + "|" + a.token
+		a.keys = append(a.keys, turnKey, siblingKey(key, "turn:since"))
+		a.queued = true
 	}
 	direct := honoursContext(client)
 
 	begin := time.Now()
+	a.begin = begin
 	var timer *time.Timer
 	myTurn := false
 	// An attempt that failed on the network may have set the token; later
@@ -127,7 +130,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			// Let the next waiter have the turn now rather than after it
 			// lapses (within the turn TTL anyway); not worth running past
 			// the caller's deadline for.
-			a.remove(ctx, turnKey, a.waiter)
+			a.remove(ctx, turnKey, a.token)
 		}
 		o.observer.acquired(key, time.Since(begin), attempts, err)
 		return nil, err
@@ -232,7 +235,8 @@ type acquisition struct {
 	o      *options
 	keys   []string
 	fenced string
-	waiter string
+	queued bool      // takes turns with other waiters
+	begin  time.Time // of the wait, on the monotonic clock
 }
 
 // attempt sends one acquire and returns the fence (1 without fencing) when
@@ -264,7 +268,14 @@ func (a *acquisition) attempt(ctx context.Context) (int64, error) {
 			feats.learn(featSetNXGet, false)
 		}
 	}
-	return acquireScript.Run(ctx, a.client, a.keys, a.token, a.ttl.Milliseconds(), a.fenced, a.waiter, a.o.backoff.turnTTL().Milliseconds()).Int64()
+	// A waiter sends how long it has waited, not a time of day: the script
+	// dates its start by the server's clock, so host clocks cannot skew
+	// the order.
+	waited := ""
+	if a.queued {
+		waited = strconv.FormatInt(time.Since(a.begin).Milliseconds(), 10)
+	}
+	return acquireScript.Run(ctx, a.client, a.keys, a.token, a.ttl.Milliseconds(), a.fenced, waited, a.o.backoff.turnTTL().Milliseconds()).Int64()
 }
 
 // remove deletes key if it holds value: the cleanup after a failed
