@@ -65,8 +65,8 @@
 //     ReadTimeout at most). The error says the outcome is unknown: a cut-off
 //     Refresh may still extend the lease on the server (never Until), a
 //     cut-off Release may still delete the key.
-//   - Obtain never waits unboundedly: it needs a context deadline or
-//     WithMaxWait, otherwise it tries once. Retries back off exponentially
+//   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
+//     a context deadline), and never waits unboundedly. Retries back off exponentially
 //     with full jitter and stop when the context ends; waiting callers take
 //     turns, earliest waiter first, so the releaser does not win every race
 //     and a waiter that backed off far is not passed over (see Obtain).

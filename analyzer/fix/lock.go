@@ -55,12 +55,14 @@ const (
 // acquire script when fencing or waiting; one round trip per attempt either
 // way. The token is 128 random bits, fresh for each call.
 //
-// Obtain retries only within a bound: until ctx's deadline or WithMaxWait,
-// whichever comes first, and at most Backoff.MaxAttempts times. With neither
-// a deadline nor a max wait it makes exactly one attempt. Waits follow
-// DefaultBackoff (or WithBackoff) and end early when ctx is done. When it
-// gives up, the error matches ErrNotObtained and, if the wait ran out, the
-// context's error as well.
+// Obtain makes one attempt unless told to wait: WithMaxWait(d) retries for
+// up to d (and no later than ctx's deadline), WithWait until ctx's
+// deadline. A deadline alone does not make it wait, so that a request
+// deadline set far up the call chain does not turn a try into a poll.
+// Retries stop after Backoff.MaxAttempts, follow DefaultBackoff (or
+// WithBackoff) and end early when ctx is done. When it gives up, the error
+// matches ErrNotObtained and, if the wait ran out, the context's error as
+// well.
 //
 // Waiting callers take turns: the earliest waiter to find the lock taken
 // claims a short-lived turn key next to the lock key (an earlier waiter
@@ -86,6 +88,9 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("obtain %q: %w: %w", key, ErrNotObtained, err)
 	}
+	if _, ok := ctx.Deadline(); o.wait && !ok && o.maxWait == 0 {
+		return nil, fmt.Errorf("obtain %q: %w: WithWait needs a context deadline", key, ErrInvalidOption)
+	}
 	ttl = ttl.Truncate(time.Millisecond)
 
 	if o.maxWait > 0 {
@@ -93,7 +98,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 		ctx, cancel = context.WithTimeout(ctx, o.maxWait)
 		defer cancel()
 	}
-	_, waiting := ctx.Deadline()
+	waiting := o.maxWait > 0 || o.wait
 	maxAttempts := o.backoff.MaxAttempts
 	if !waiting {
 		maxAttempts = 1

@@ -14,6 +14,7 @@ type options struct {
 	fenceKey       string
 	fenceRecord    string
 	maxWait        time.Duration
+	wait           bool
 	backoff        Backoff
 	fair           bool
 	watchdog       bool
@@ -62,8 +63,8 @@ func WithFenceKey(key string) Option {
 	}
 }
 
-// WithMaxWait lets Obtain retry for up to d. Without it Obtain retries until
-// the context's deadline, and with neither it makes exactly one attempt.
+// WithMaxWait lets Obtain retry for up to d (no later than the context's
+// deadline). Without it or WithWait, Obtain makes exactly one attempt.
 func WithMaxWait(d time.Duration) Option {
 	return func(o *options) {
 		if d <= 0 {
@@ -71,6 +72,12 @@ func WithMaxWait(d time.Duration) Option {
 		}
 		o.maxWait = d
 	}
+}
+
+// WithWait lets Obtain retry until the context's deadline; a context
+// without one is ErrInvalidOption, so no wait is unbounded.
+func WithWait() Option {
+	return func(o *options) { o.wait = true }
 }
 
 // WithBackoff replaces DefaultBackoff.
