@@ -127,6 +127,9 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 	// attempts re-send it (the acquire is idempotent), and a final failure
 	// removes it.
 	maybeSet := false
+	// The server's lease starts with the first copy that set the token; a
+	// later copy that finds it does not restart it.
+	var leaseFrom time.Time
 	fail := func(attempts int, err error) (*Lock, error) {
 		if maybeSet {
 			err = fmt.Errorf("%w%s", err, a.remove(ctx, key, a.token))
@@ -156,7 +159,9 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			// The command may have run with its reply lost (the client gave
 			// up re-sending it), unless the server refused it.
 			var rerr redis.Error
-			maybeSet = maybeSet || !errors.As(err, &rerr)
+			if !errors.As(err, &rerr) && !maybeSet {
+				maybeSet, leaseFrom = true, start
+			}
 			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts {
 				if ctx.Err() != nil {
 					return fail(attempt, fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, ctx.Err(), err))
@@ -180,6 +185,9 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			var fence int64
 			if o.fencing {
 				fence = res
+			}
+			if !leaseFrom.IsZero() {
+				start = leaseFrom
 			}
 			o.observer.acquired(key, time.Since(begin), attempt, nil)
 			return newLock(ctx, client, key, a.token, fence, start, ttl, &o), nil

@@ -234,3 +234,35 @@ func TestPlainAcquireFallsBackBeforeRedis7(t *testing.T) {
 		}
 	})
 }
+
+// TestLeaseDatesFromFirstCopy loses every copy of the first attempt (the
+// client gives up after its retries, each copy having run) and lets the
+// waiting Obtain's next attempt through: it finds its own token, so the
+// server's lease dates from the first copy, and Until must not be later.
+func TestLeaseDatesFromFirstCopy(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		c := s.client(t, nil)
+		ctx := ctxT(t)
+		warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := warm.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		const ttl = 5 * time.Second
+		f := s.proxy.Inject(&redistest.Fault{Match: isAcquire, Times: 4, Hold: 50 * time.Millisecond})
+		defer s.proxy.Clear()
+		l, err := fix.Obtain(ctx, c, "lock:{first}", ttl, fix.WithMaxWait(3*time.Second), fix.WithoutFairness())
+		if err != nil {
+			t.Fatalf("obtain after a failed first attempt: %v (fault hits %d)", err, f.Hits())
+		}
+		defer l.Release(ctx)
+		pttl := s.admin.PTTL(ctx, "lock:{first}").Val()
+		serverEnd := time.Now().Add(pttl)
+		if late := l.Until().Sub(serverEnd); late > 5*time.Millisecond {
+			t.Errorf("Until is %s later than the server's expiry (PTTL %s)", late, pttl)
+		}
+		t.Logf("%s: %d copies lost; Until %s before the server's expiry", s.name, f.Hits(), serverEnd.Sub(l.Until()).Round(time.Millisecond))
+	})
+}
