@@ -56,7 +56,8 @@
 //     Once a Lock is released or found not held, later calls send nothing.
 //   - Every bound holds with any client, including one built with default
 //     options: go-redis then ignores context deadlines for socket I/O and
-//     waits up to its ReadTimeout (5 s) per try, so on such a client the
+//     waits up to its ReadTimeout (3 s by default in go-redis v9.18, 5 s in
+//     v9.23) per try, so on such a client the
 //     library runs each command on a goroutine and stops waiting at the
 //     deadline (clients with ContextTimeoutEnabled are called directly).
 //     A command cut off that way is not cancelled: its goroutine ends when

@@ -102,7 +102,8 @@ func (s *serverFeatures) learn(f feature, ok bool) {
 
 // honoursContext reports whether the client bounds socket I/O by the
 // context's deadline (ContextTimeoutEnabled). go-redis otherwise waits for
-// its own ReadTimeout, 5 s by default and again for each of its retries.
+// its own ReadTimeout (3 s or 5 s by default, by version) and again for
+// each of its retries.
 func honoursContext(client redis.UniversalClient) bool {
 	switch c := client.(type) {
 	case *redis.ClusterClient:
