@@ -15,8 +15,8 @@ import (
 
 // clientGiveUp is how long a go-redis client built with default options
 // may keep a command whose reply does not come: its ReadTimeout, 3 s in
-// go-redis v9.18 and 5 s in v9.23 (it
-// starts no retry once the command's context is done), plus a margin.
+// go-redis v9.18 and 5 s in v9.23 (it starts no retry once the command's
+// context is done), plus a margin.
 const clientGiveUp = 5*time.Second + time.Second
 
 // TestFailedAcquireLeavesNoToken loses every reply to the acquire: the
