@@ -57,9 +57,9 @@
 //   - Every bound holds with any client, including one built with default
 //     options: go-redis then ignores context deadlines for socket I/O and
 //     waits up to its ReadTimeout (3 s by default in go-redis v9.18, 5 s in
-//     v9.23) per try, so on such a client the
-//     library runs each command on a goroutine and stops waiting at the
-//     deadline (clients with ContextTimeoutEnabled are called directly).
+//     v9.23) per try, so on such a client the library runs each command on
+//     a goroutine and stops waiting at the deadline (clients with
+//     ContextTimeoutEnabled are called directly).
 //     A command cut off that way is not cancelled: its goroutine ends when
 //     the client gives up on it, within its ReadTimeout, and a cut-off
 //     acquire then removes its token if it took the lock (one more
