@@ -3,7 +3,17 @@ package fix
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
+
+var inFlight atomic.Int64
+
+// InFlight returns how many commands the library has stopped waiting for
+// (a deadline cut them off) that are still running on their own goroutine
+// until the client gives up on them, cleanups of cut-off acquires
+// included. It is zero on a healthy network; export it as a gauge to see a
+// stalled one.
+func InFlight() int { return int(inFlight.Load()) }
 
 // bounded runs op and returns its result, or wait's error once wait is
 // done, whichever comes first (then abandoned is true), so that no call outlives the deadline it
@@ -33,14 +43,16 @@ func bounded[T any](wait context.Context, direct bool, op func() (T, error), lat
 	go func() {
 		v, err := op()
 		mu.Lock()
-		late := late
-		if !gone {
+		abandoned := gone
+		if !abandoned {
 			done <- result{v, err}
-			late = nil
 		}
 		mu.Unlock()
-		if late != nil {
-			late(v, err)
+		if abandoned {
+			if late != nil {
+				late(v, err)
+			}
+			inFlight.Add(-1)
 		}
 	}()
 	select {
@@ -55,6 +67,7 @@ func bounded[T any](wait context.Context, direct bool, op func() (T, error), lat
 		return r.v, r.err, false
 	default:
 		gone = true
+		inFlight.Add(1)
 		return v, wait.Err(), true
 	}
 }

@@ -173,6 +173,8 @@ func TestDefaultClientStalledNetworkBounds(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
+		// Everything cut off has come back.
+		waitInFlight(t, 0, 2*clientGiveUp)
 		_ = watched.Release(ctx)
 		_ = l.Release(ctx)
 	})
@@ -197,6 +199,7 @@ func TestDefaultClientCommandsInFlightEnd(t *testing.T) {
 	ctx := ctxT(t)
 	c.Ping(ctx)
 	opts := proxyLeakOpts()
+	waitInFlight(t, 0, 2*clientGiveUp) // what earlier tests cut off
 	proxy.Stall()
 	start := time.Now()
 	for range 5 {
@@ -210,19 +213,34 @@ func TestDefaultClientCommandsInFlightEnd(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("five 100 ms Obtains took %s", d)
 	}
+	if n := fix.InFlight(); n != 5 {
+		t.Errorf("InFlight() = %d after five cut-off acquires, want 5", n)
+	}
 	// Each cut-off acquire ends when the client's read times out, and then
 	// sends the removal of its token, which the client also gives up on
 	// after a read timeout: two read timeouts in all.
 	deadline := start.Add(2 * clientGiveUp)
 	for {
 		err := goleak.Find(opts...)
-		if err == nil {
+		if err == nil && fix.InFlight() == 0 {
 			t.Logf("in-flight commands ended %s after the first was cut off", time.Since(start).Round(time.Millisecond))
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("commands still in flight %s after the first was cut off: %v", time.Since(start), err)
+			t.Fatalf("commands still in flight %s after the first was cut off (InFlight %d): %v", time.Since(start), fix.InFlight(), err)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitInFlight waits until fix.InFlight() is n.
+func waitInFlight(t *testing.T, n int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for fix.InFlight() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("InFlight() = %d after %s, want %d", fix.InFlight(), within, n)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
