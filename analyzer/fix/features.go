@@ -32,8 +32,8 @@ type serverFeatures [numFeatures]atomic.Uint32
 // the script, and one that loses it answers "unknown command", which
 // flips the entry back.
 var (
-	featureMu    sync.Mutex
-	featureCache = map[string]*serverFeatures{}
+	featureCache   sync.Map // server id -> *serverFeatures
+	featureServers atomic.Int64
 )
 
 // maxFeatureServers bounds the cache; servers beyond it are not cached and
@@ -47,14 +47,17 @@ func featuresFor(ctx context.Context, client redis.UniversalClient, key string) 
 	if id == "" {
 		return nil
 	}
-	featureMu.Lock()
-	defer featureMu.Unlock()
-	f := featureCache[id]
-	if f == nil && len(featureCache) < maxFeatureServers {
-		f = new(serverFeatures)
-		featureCache[id] = f
+	if f, ok := featureCache.Load(id); ok {
+		return f.(*serverFeatures)
 	}
-	return f
+	if featureServers.Load() >= maxFeatureServers {
+		return nil
+	}
+	f, loaded := featureCache.LoadOrStore(id, new(serverFeatures))
+	if !loaded {
+		featureServers.Add(1)
+	}
+	return f.(*serverFeatures)
 }
 
 func serverID(ctx context.Context, client redis.UniversalClient, key string) string {
