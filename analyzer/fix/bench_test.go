@@ -86,3 +86,15 @@ func BenchmarkFunctionRelease(b *testing.B) {
 		b.ReportMetric(float64(sent.Load()-before)/float64(b.N), "cmds/op")
 	})
 }
+
+// BenchmarkObtainReleaseContextTimeout is BenchmarkObtainRelease on a
+// client with ContextTimeoutEnabled, which the library calls directly: the
+// difference is what bounding the release on a goroutine costs a default
+// client.
+func BenchmarkObtainReleaseContextTimeout(b *testing.B) {
+	srv := redistest.Start(b)
+	sent := new(atomic.Int64)
+	c := srv.Client(b, &redis.Options{ContextTimeoutEnabled: true})
+	c.AddHook(countHook{sent})
+	benchCycle(b, c, sent)
+}

@@ -14,7 +14,7 @@ import (
 const DefaultMaxHold = 10 * time.Minute
 
 // Do obtains key, renews it with a watchdog (WithWatchdog(DefaultMaxHold)
-// unless opts set one), runs fn under a context that ends when the lock is
+// unless opts give WithWatchdog or WithKeepAlive), runs fn under a context that ends when the lock is
 // lost or ctx is done, and always releases. The result joins fn's error,
 // the loss of the lock during fn (ErrLost) and the release error.
 func Do(ctx context.Context, client redis.UniversalClient, key string, ttl time.Duration, fn func(ctx context.Context) error, opts ...Option) error {

@@ -1,7 +1,12 @@
 // Package fix is a small Redis lock library over go-redis v9, the target of
-// locklint's suggested fixes. It works with any redis.UniversalClient:
-// *redis.Client (including failover clients), *redis.ClusterClient and
-// *redis.Ring.
+// locklint's suggested fixes. It works with *redis.Client (including
+// failover clients), *redis.ClusterClient and wrappers of them. Obtain
+// rejects a *redis.Ring with ErrRing: a Ring remaps keys when a shard flaps,
+// so two holders could coexist on different shards. The function forms
+// Release and Refresh accept a Ring, since they only ever act for the
+// token's owner, but after a remap they reach a shard without the key and
+// report ErrNotHeld while the token lives on elsewhere until its lease
+// ends.
 //
 // # API
 //
@@ -24,25 +29,54 @@
 //
 // # What it guarantees
 //
-//   - Acquire is SET key token NX PX ttl (or one script doing the same plus
-//     the fence INCR), one round trip per attempt. The token is 128 random
-//     bits from crypto/rand, fresh per acquisition. A lease is always set:
-//     a zero or negative TTL is an error, never a permanent lock.
+//   - Acquire is SET key token NX PX ttl GET (or one script doing the same
+//     plus the fence INCR, also on servers before Redis 7.0), one round trip
+//     per attempt. The token is 128 random bits from crypto/rand, fresh per
+//     acquisition. A lease is always set: a zero or negative TTL is an
+//     error, never a permanent lock.
+//   - Acquire is idempotent. go-redis re-sends a command whose reply it
+//     lost (MaxRetries, 3 by default); a copy that finds the caller's own
+//     token counts as the same acquisition and, with fencing, returns the
+//     fence recorded next to the lock (same slot, same TTL), never a second
+//     one. When every copy fails, Obtain removes its token before it
+//     returns (the error says whether it could).
 //   - Release and Refresh act only for the token's owner and never
 //     recreate an expired key. Release uses DELEX key IFEQ token on servers
 //     that have it (Redis 8.4+) and a compare-and-delete script elsewhere;
 //     Refresh uses SET key token IFEQ token PX ttl or a compare-and-PEXPIRE
-//     script. Support is learnt from the first reply, per client and per
-//     Cluster or Ring node, and then costs nothing. A key that does not hold
-//     the token gives ErrNotHeld.
+//     script. Support is learnt from the first reply, per server address
+//     and user, and then costs nothing. A key that does not hold the token
+//     gives ErrNotHeld. A re-sent Refresh finds its token and extends
+//     again, so a lost reply is harmless. A re-sent Release finds the key
+//     gone: ErrNotHeld from Release means the token was not in the key when
+//     the delete ran, possibly because the first copy had deleted it; after
+//     nil or ErrNotHeld the token is not in the key either way.
 //   - Release runs even when the caller's context is cancelled: it is
 //     detached from cancellation and bounded by a timeout (2 s by default).
 //     Once a Lock is released or found not held, later calls send nothing.
-//   - Obtain never waits unboundedly: it needs a context deadline or
-//     WithMaxWait, otherwise it tries once. Retries back off exponentially
+//   - Every bound holds with any client, including one built with default
+//     options: go-redis then ignores context deadlines for socket I/O and
+//     waits up to its ReadTimeout (3 s by default in go-redis v9.18, 5 s in
+//     v9.23) per try, so on such a client the library runs each command on
+//     a goroutine and stops waiting at the deadline (clients with
+//     ContextTimeoutEnabled are called directly).
+//     A command cut off that way is not cancelled: its goroutine ends when
+//     the client gives up on it, within its ReadTimeout, and a cut-off
+//     acquire then removes its token if it took the lock (one more
+//     ReadTimeout at most). InFlight counts such commands. The goroutine
+//     costs a handoff per command (an uncontended Obtain and Release cycle
+//     took about twice as long on loopback); a client with
+//     ContextTimeoutEnabled avoids it. The error says the outcome is unknown: a cut-off
+//     Refresh may still extend the lease on the server (never Until), a
+//     cut-off Release may still delete the key.
+//   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
+//     a context deadline), and never waits unboundedly. Retries back off exponentially
 //     with full jitter and stop when the context ends; waiting callers take
 //     turns, earliest waiter first, so the releaser does not win every race
 //     and a waiter that backed off far is not passed over (see Obtain).
+//     When an attempt fails with its outcome unknown before the deadline,
+//     Obtain spends up to the release timeout (no later than the deadline)
+//     removing its token.
 //   - With WithFencing, each acquisition gets a fence number greater than
 //     every earlier one for that counter. The acquire and the INCR run in
 //     one script, so a fence is issued only with ownership. Lock and counter
@@ -79,21 +113,23 @@
 //
 // # Keys
 //
-// Besides the lock key, WithFencing uses a counter key and waiting callers
-// a short-lived turn key (PX, 250 ms plus ten backoff bases after the last
-// waiter's poll). Both are derived to share the lock key's
-// slot: "lock:{sku42}" -> "lock:{sku42}:fence" and "lock:{sku42}:turn";
-// a key without a hash tag is wrapped, "feed" -> "{feed}:fence" and
-// "{feed}:turn".
+// Besides the lock key, WithFencing uses a counter key and a fence record
+// (the fence issued with the current lock, with the lock's TTL), and
+// waiting callers a short-lived turn key and its start time (PX, 250 ms plus
+// ten backoff bases after the last waiter's poll). All are derived to share
+// the lock key's slot: "lock:{sku42}" -> "lock:{sku42}:fence",
+// "lock:{sku42}:fenced", "lock:{sku42}:turn" and "lock:{sku42}:turn:since";
+// a key without a hash tag is wrapped, "feed" -> "{feed}:fence",
+// "{feed}:fenced", "{feed}:turn" and "{feed}:turn:since".
 //
 // # ACL
 //
-// A restricted user needs, on the lock, fence and turn keys:
+// A restricted user needs, on the lock, fence, fence record and turn keys:
 //
-//	+set +get +del +pexpire +incr +eval +evalsha
+//	+set +get +del +pexpire +incr +time +eval +evalsha
 //
 // plus +delex on Redis 8.4 and later (without it, release falls back to the
-// script; GET, DEL, PEXPIRE and INCR are called from inside the scripts,
+// script; GET, DEL, PEXPIRE, INCR and TIME are called from inside the scripts,
 // which Redis checks against the user too). The library sends no SCRIPT
 // LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A Cluster
 // client itself also needs +cluster|slots.

@@ -57,7 +57,9 @@ func TestStaleWritersSeparateClientsAgainstRealServer(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		c := srv.Client(t, nil)
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for range rounds {
 				var l *fix.Lock
 				for {
@@ -98,7 +100,7 @@ func TestStaleWritersSeparateClientsAgainstRealServer(t *testing.T) {
 					t.Errorf("worker %d: release: %v", w, err)
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	if attempted != workers*rounds || len(accepted)+rejected != attempted {

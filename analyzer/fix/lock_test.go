@@ -95,7 +95,7 @@ func TestObtainGivesUpAtDeadlineMatchingContextError(t *testing.T) {
 		wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		_, err = fix.Obtain(wctx, s.client, "feed", time.Second)
+		_, err = fix.Obtain(wctx, s.client, "feed", time.Second, fix.WithWait())
 		if !errors.Is(err, fix.ErrNotObtained) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v, want ErrNotObtained and DeadlineExceeded", err)
 		}
@@ -112,6 +112,36 @@ func TestObtainGivesUpAtDeadlineMatchingContextError(t *testing.T) {
 			fix.WithBackoff(fix.Backoff{Base: time.Millisecond, Cap: 2 * time.Millisecond, MaxAttempts: 3}))
 		if !errors.Is(err, fix.ErrNotObtained) || errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("max attempts: err = %v, want ErrNotObtained alone", err)
+		}
+	})
+}
+
+// TestAmbientDeadlineMakesOneAttempt: a deadline set for the whole request
+// does not turn a try into a poll; waiting takes WithWait or WithMaxWait.
+func TestAmbientDeadlineMakesOneAttempt(t *testing.T) {
+	eachServer(t, func(t *testing.T, s target) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		holder, err := fix.Obtain(ctx, s.client, "feed", 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Release(ctx)
+		before := s.sent.Load()
+		start := time.Now()
+		_, err = fix.Obtain(ctx, s.client, "feed", time.Second)
+		if !errors.Is(err, fix.ErrNotObtained) || errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want ErrNotObtained after one attempt", err)
+		}
+		if n := s.sent.Load() - before; n != 1 || time.Since(start) > time.Second {
+			t.Errorf("sent %d commands in %s, want one attempt", n, time.Since(start))
+		}
+		before = s.sent.Load()
+		if _, err := fix.Obtain(context.Background(), s.client, "feed", time.Second, fix.WithWait()); !errors.Is(err, fix.ErrInvalidOption) {
+			t.Errorf("WithWait without a deadline: %v, want ErrInvalidOption", err)
+		}
+		if n := s.sent.Load() - before; n != 0 {
+			t.Errorf("WithWait without a deadline sent %d commands", n)
 		}
 	})
 }

@@ -12,7 +12,9 @@ type Option func(*options)
 type options struct {
 	fencing        bool
 	fenceKey       string
+	fenceRecord    string
 	maxWait        time.Duration
+	wait           bool
 	backoff        Backoff
 	fair           bool
 	watchdog       bool
@@ -32,8 +34,12 @@ type Backoff struct {
 	MaxAttempts int
 }
 
-// DefaultBackoff is used when WithBackoff is not given.
-var DefaultBackoff = Backoff{Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}
+// DefaultBackoff returns the backoff used when WithBackoff is not given. It
+// is a function, not a variable, so that no caller can change it under
+// another's feet.
+func DefaultBackoff() Backoff {
+	return Backoff{Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}
+}
 
 // WithFencing makes Obtain issue a fence number: the acquire and the INCR of
 // a per-resource counter run in one script, so every acquisition gets a
@@ -57,8 +63,8 @@ func WithFenceKey(key string) Option {
 	}
 }
 
-// WithMaxWait lets Obtain retry for up to d. Without it Obtain retries until
-// the context's deadline, and with neither it makes exactly one attempt.
+// WithMaxWait lets Obtain retry for up to d (no later than the context's
+// deadline). Without it or WithWait, Obtain makes exactly one attempt.
 func WithMaxWait(d time.Duration) Option {
 	return func(o *options) {
 		if d <= 0 {
@@ -66,6 +72,12 @@ func WithMaxWait(d time.Duration) Option {
 		}
 		o.maxWait = d
 	}
+}
+
+// WithWait lets Obtain retry until the context's deadline; a context
+// without one is ErrInvalidOption, so no wait is unbounded.
+func WithWait() Option {
+	return func(o *options) { o.wait = true }
 }
 
 // WithBackoff replaces DefaultBackoff.
@@ -87,7 +99,8 @@ func WithoutFairness() Option {
 
 // WithWatchdog renews the lease every ttl/3 until Release, for at most
 // maxHold in total from the start of the acquisition; after that the lease
-// runs out and the lock's Context is cancelled with ErrLost.
+// runs out and the lock's Context is cancelled with ErrLost. A maxHold
+// shorter than the TTL is ErrInvalidOption.
 func WithWatchdog(maxHold time.Duration) Option {
 	return func(o *options) {
 		if maxHold <= 0 {
@@ -95,6 +108,17 @@ func WithWatchdog(maxHold time.Duration) Option {
 		}
 		o.watchdog, o.maxHold = true, maxHold
 	}
+}
+
+// WithKeepAlive renews the lease every ttl/3 for as long as the lock is
+// held, with no maximum hold: for a leader that leads while it is alive.
+// Renewal stops at Release, when a renewal finds the key gone or the local
+// lease runs out (the lock's Context then ends with ErrLost), and never
+// outlives the process, so a crashed holder's lease still expires.
+// WithKeepAlive and WithWatchdog replace each other; the last one given
+// counts (Do's default maximum hold included).
+func WithKeepAlive() Option {
+	return func(o *options) { o.watchdog, o.maxHold = true, 0 }
 }
 
 // WithReleaseTimeout replaces DefaultReleaseTimeout for the lock's Release.
@@ -119,7 +143,7 @@ func (o *options) fail(err error) {
 }
 
 func newOptions(opts []Option) options {
-	o := options{backoff: DefaultBackoff, fair: true, releaseTimeout: DefaultReleaseTimeout}
+	o := options{backoff: DefaultBackoff(), fair: true, releaseTimeout: DefaultReleaseTimeout}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -47,13 +46,34 @@ func Release(ctx context.Context, client redis.UniversalClient, key string, toke
 	if err := checkHandle(client, key, token); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
 	}
-	rctx, cancel := detached(ctx, DefaultReleaseTimeout)
-	defer cancel()
-	_, err := compareAndDelete(rctx, client, key, token)
-	if err != nil {
+	if _, err := releaseBounded(ctx, client, key, token, DefaultReleaseTimeout); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
 	}
 	return nil
+}
+
+// releaseBounded is compareAndDelete detached from ctx's cancellation and
+// bounded by timeout, whatever the client's own timeouts.
+func releaseBounded(ctx context.Context, client redis.UniversalClient, key, token string, timeout time.Duration) (ReleasePath, error) {
+	rctx, cancel := detached(ctx, timeout)
+	defer cancel()
+	op := func() (ReleasePath, error) { return compareAndDelete(rctx, client, key, token) }
+	path, err, inFlight := bounded(rctx, honoursContext(client), op, nil)
+	if inFlight {
+		return path, fmt.Errorf("%w after %s: the delete may still run, its outcome unknown", err, timeout)
+	}
+	return path, err
+}
+
+// refreshBounded is compareAndExpire bounded by ctx's deadline, whatever
+// the client's own timeouts.
+func refreshBounded(ctx context.Context, client redis.UniversalClient, key, token string, ttl time.Duration) error {
+	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl) }
+	_, err, inFlight := bounded(ctx, honoursContext(client), op, nil)
+	if inFlight {
+		return fmt.Errorf("%w: the extension may still be applied, its outcome unknown", err)
+	}
+	return err
 }
 
 // Refresh sets key's lease to ttl if and only if key still holds token, and
@@ -70,7 +90,7 @@ func Refresh(ctx context.Context, client redis.UniversalClient, key string, toke
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
-	if err := compareAndExpire(ctx, client, key, token, ttl); err != nil {
+	if err := refreshBounded(ctx, client, key, token, ttl); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
 	return nil
@@ -108,17 +128,24 @@ func isNil(client redis.UniversalClient) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
+// errGoneOnDelete is what a delete that found no token can tell: go-redis
+// re-sends a command whose reply it lost, so the copy that finds the key
+// gone may follow one that deleted it.
+var errGoneOnDelete = fmt.Errorf("%w: the key did not hold the token when the delete ran "+
+	"(the lease expired, another owner took the key or it was deleted, "+
+	"or an earlier copy of this delete, re-sent by the client after a lost reply, removed it)", ErrNotHeld)
+
 // compareAndDelete deletes key if it holds token and says which command did
 // it. Both paths send exactly one command once the server's support is known.
 func compareAndDelete(ctx context.Context, client redis.UniversalClient, key, token string) (ReleasePath, error) {
-	fk, cacheable := featureKeyFor(ctx, client, key)
-	if !cacheable || supported(&delexSupport, fk) {
+	feats := featuresFor(ctx, client, key)
+	if feats.has(featDELEX) {
 		n, err := client.DelExArgs(ctx, key, redis.DelExArgs{Mode: "IFEQ", MatchValue: token}).Result()
 		switch {
 		case err == nil:
-			remember(&delexSupport, fk, cacheable, true)
+			feats.learn(featDELEX, true)
 			if n != 1 {
-				return ReleaseDELEX, ErrNotHeld
+				return ReleaseDELEX, errGoneOnDelete
 			}
 			return ReleaseDELEX, nil
 		case !isUnsupported(err):
@@ -126,33 +153,33 @@ func compareAndDelete(ctx context.Context, client redis.UniversalClient, key, to
 		}
 		// DELEX was rejected before it ran, so the script below cannot
 		// race with a delete that happened.
-		remember(&delexSupport, fk, cacheable, false)
+		feats.learn(featDELEX, false)
 	}
 	n, err := releaseScript.Run(ctx, client, []string{key}, token).Int64()
 	if err != nil {
 		return ReleaseLua, err
 	}
 	if n != 1 {
-		return ReleaseLua, ErrNotHeld
+		return ReleaseLua, errGoneOnDelete
 	}
 	return ReleaseLua, nil
 }
 
 func compareAndExpire(ctx context.Context, client redis.UniversalClient, key, token string, ttl time.Duration) error {
-	fk, cacheable := featureKeyFor(ctx, client, key)
-	if !cacheable || supported(&setIfeqSupport, fk) {
+	feats := featuresFor(ctx, client, key)
+	if feats.has(featSetIFEQ) {
 		err := client.SetIFEQ(ctx, key, token, token, ttl).Err()
 		switch {
 		case err == nil:
-			remember(&setIfeqSupport, fk, cacheable, true)
+			feats.learn(featSetIFEQ, true)
 			return nil
 		case errors.Is(err, redis.Nil):
-			remember(&setIfeqSupport, fk, cacheable, true)
+			feats.learn(featSetIFEQ, true)
 			return ErrNotHeld
 		case !isUnsupported(err):
 			return err
 		}
-		remember(&setIfeqSupport, fk, cacheable, false)
+		feats.learn(featSetIFEQ, false)
 	}
 	n, err := refreshScript.Run(ctx, client, []string{key}, token, ttl.Milliseconds()).Int64()
 	if err != nil {
@@ -162,48 +189,6 @@ func compareAndExpire(ctx context.Context, client redis.UniversalClient, key, to
 		return ErrNotHeld
 	}
 	return nil
-}
-
-// Support for DELEX and SET ... IFEQ is learnt from the first reply and kept
-// per client, and per node for Cluster and Ring clients, because a rolling
-// upgrade can leave nodes of one deployment on different versions. A server
-// that later gains the command keeps being served by the script, which is
-// equally correct.
-var delexSupport, setIfeqSupport sync.Map // featureKey -> bool
-
-type featureKey struct {
-	client any
-	node   string
-}
-
-func featureKeyFor(ctx context.Context, client redis.UniversalClient, key string) (featureKey, bool) {
-	if !reflect.TypeOf(client).Comparable() {
-		return featureKey{}, false
-	}
-	switch c := client.(type) {
-	case *redis.ClusterClient:
-		// Uses the client's cached slot map; it only talks to the cluster
-		// when the map has not been loaded yet, as the command itself would.
-		if node, err := c.MasterForKey(ctx, key); err == nil {
-			return featureKey{client, node.Options().Addr}, true
-		}
-	case *redis.Ring:
-		if shard, err := c.GetShardClientForKey(key); err == nil {
-			return featureKey{client, shard.Options().Addr}, true
-		}
-	}
-	return featureKey{client: client}, true
-}
-
-func supported(m *sync.Map, fk featureKey) bool {
-	v, ok := m.Load(fk)
-	return !ok || v.(bool)
-}
-
-func remember(m *sync.Map, fk featureKey, cacheable, ok bool) {
-	if cacheable {
-		m.Store(fk, ok)
-	}
 }
 
 // isUnsupported reports a rejection that means the server (or the ACL user)

@@ -1,8 +1,10 @@
 package fix_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,52 +13,71 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// TestRingMixesReleasePathsPerShard pins the per-node support cache: one
-// shard has DELEX (miniredis), the other does not (redis-server 7).
-func TestRingMixesReleasePathsPerShard(t *testing.T) {
+// TestRingIsRejectedByObtain: a Ring remaps keys when a shard flaps, so
+// Obtain refuses it before sending anything.
+func TestRingIsRejectedByObtain(t *testing.T) {
+	m := redistest.Miniredis(t)
+	ring := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"mini": m.Addr()}})
+	defer ring.Close()
+	var sent atomic.Int64
+	ring.AddHook(countHook{&sent})
+	for _, opts := range [][]fix.Option{nil, {fix.WithFencing()}, {fix.WithMaxWait(time.Second)}} {
+		if _, err := fix.Obtain(ctxT(t), ring, "lock:{r}", time.Second, opts...); !errors.Is(err, fix.ErrRing) {
+			t.Errorf("Obtain on a Ring: %v, want ErrRing", err)
+		}
+	}
+	if err := fix.Do(ctxT(t), ring, "lock:{r}", time.Second, func(context.Context) error { return nil }); !errors.Is(err, fix.ErrRing) {
+		t.Errorf("Do on a Ring: %v, want ErrRing", err)
+	}
+	if n := sent.Load(); n != 0 {
+		t.Errorf("sent %d commands", n)
+	}
+}
+
+// TestRingFunctionFormsLearnSupportPerShard pins the per-node support
+// cache through the function forms, which accept a Ring: one shard has
+// DELEX and SET IFEQ (miniredis), the other not (redis-server 7), and once
+// each shard's support is known every call is one command.
+func TestRingFunctionFormsLearnSupportPerShard(t *testing.T) {
 	m := redistest.Miniredis(t)
 	srv := redistest.Start(t)
 	ring := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"mini": m.Addr(), "real": srv.Addr}})
 	defer ring.Close()
+	var sent atomic.Int64
+	ring.AddHook(countHook{&sent})
 	ctx := ctxT(t)
-
-	paths := map[string]fix.ReleasePath{}
-	obs := &fix.Observer{Released: func(key string, p fix.ReleasePath, _ bool) { paths[key] = p }}
-	for i := range 20 {
-		key := fmt.Sprintf("lock:%d", i)
-		for range 2 {
-			l, err := fix.Obtain(ctx, ring, key, 10*time.Second, fix.WithFencing(), fix.WithObserver(obs))
-			if err != nil {
+	shards := map[string]int{}
+	for round := range 2 {
+		before := sent.Load()
+		for i := range 20 {
+			key := fmt.Sprintf("lock:%d", i)
+			token := fmt.Sprintf("token-%d-%d", round, i)
+			if err := ring.Set(ctx, key, token, 10*time.Second).Err(); err != nil {
 				t.Fatal(err)
 			}
-			if err := l.Refresh(ctx, 20*time.Second); err != nil {
+			if err := fix.Refresh(ctx, ring, key, token, 20*time.Second); err != nil {
 				t.Fatal(err)
 			}
-			if err := l.Release(ctx); err != nil {
+			if err := fix.Release(ctx, ring, key, token); err != nil {
 				t.Fatal(err)
 			}
-			if err := fix.Release(ctx, ring, key, l.Token()); !errors.Is(err, fix.ErrNotHeld) {
+			if err := fix.Release(ctx, ring, key, token); !errors.Is(err, fix.ErrNotHeld) {
 				t.Fatalf("second release: %v", err)
 			}
+			if round == 0 {
+				shard, err := ring.GetShardClientForKey(key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				shards[shard.Options().Addr]++
+			}
+		}
+		if n := sent.Load() - before; round == 1 && n != 20*4 {
+			t.Errorf("second round sent %d commands, want %d (SET, refresh, two releases per key)", n, 20*4)
 		}
 	}
-	count := map[fix.ReleasePath]int{}
-	for key, p := range paths {
-		shard, err := ring.GetShardClientForKey(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := fix.ReleaseLua
-		if shard.Options().Addr == m.Addr() {
-			want = fix.ReleaseDELEX
-		}
-		if p != want {
-			t.Errorf("%s on %s released by %s, want %s", key, shard.Options().Addr, p, want)
-		}
-		count[p]++
-	}
-	if count[fix.ReleaseDELEX] == 0 || count[fix.ReleaseLua] == 0 {
-		t.Errorf("keys did not spread over both shards: %v", count)
+	if len(shards) != 2 {
+		t.Errorf("keys did not spread over both shards: %v", shards)
 	}
 }
 

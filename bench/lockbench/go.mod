@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/bsm/redislock v0.9.4
 	github.com/go-redsync/redsync/v4 v4.18.1
-	github.com/locklint/locklint v0.0.0
+	github.com/locklint/locklint/analyzer/fix v0.0.0
 	github.com/redis/go-redis/v9 v9.23.0
 )
 
@@ -15,4 +15,4 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 )
 
-replace github.com/locklint/locklint => ../..
+replace github.com/locklint/locklint/analyzer/fix => ../../analyzer/fix

@@ -154,6 +154,10 @@ func implementations(client *redis.Client) []impl {
 
 	fixImpl := func(name string, opts ...fix.Option) impl {
 		return impl{name, func(ctx context.Context, key string) (releaseFunc, error) {
+			// Waiting is explicit: under a deadline, wait until it.
+			if _, ok := ctx.Deadline(); ok {
+				opts = append(opts[:len(opts):len(opts)], fix.WithWait())
+			}
 			l, err := fix.Obtain(ctx, client, key, ttl, opts...)
 			if err != nil {
 				return nil, err
@@ -165,7 +169,7 @@ func implementations(client *redis.Client) []impl {
 		fixImpl("fix"),
 		fixImpl("fix+fencing", fix.WithFencing()),
 		{"redislock", func(ctx context.Context, key string) (releaseFunc, error) {
-			// Same backoff bounds as fix.DefaultBackoff; redislock does
+			// Same backoff bounds as fix.DefaultBackoff(); redislock does
 			// not retry at all by default.
 			var retry redislock.RetryStrategy = redislock.NoRetry()
 			if _, ok := ctx.Deadline(); ok {
@@ -216,7 +220,7 @@ func implementations(client *redis.Client) []impl {
 				if !waiting {
 					return nil, errors.New("floor: not obtained")
 				}
-				// Full-jitter exponential backoff like fix.DefaultBackoff.
+				// Full-jitter exponential backoff like fix.DefaultBackoff().
 				limit := min(10*time.Millisecond<<min(attempt-1, 10), 500*time.Millisecond)
 				select {
 				case <-ctx.Done():

@@ -15,8 +15,8 @@ import (
 func TestJSONDeterministic(t *testing.T) {
 	bin := buildTool(t)
 	run := func() []byte {
-		cmd := exec.Command(bin, "-json", "./examples/...")
-		cmd.Dir = root
+		cmd := exec.Command(bin, "-json", "./...")
+		cmd.Dir = examples
 		out, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError

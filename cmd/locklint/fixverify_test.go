@@ -25,25 +25,42 @@ func TestSuggestedFixesVerify(t *testing.T) {
 
 	t.Run("testdata", func(t *testing.T) {
 		dir := copyTree(t, testmod.Dir(t), ".")
-		// The fixes import analyzer/fix; point the copy at this module.
-		mod := filepath.Join(dir, "go.mod")
-		data, err := os.ReadFile(mod)
+		// The fixes import analyzer/fix, a module of its own; point the
+		// copy at this repository's, with the checksums it requires.
+		lib := filepath.Join(root, "analyzer", "fix")
+		appendFile(t, filepath.Join(dir, "go.mod"), "\nrequire github.com/locklint/locklint/analyzer/fix v0.0.0-00010101000000-000000000000\n\nreplace github.com/locklint/locklint/analyzer/fix => "+lib+"\n")
+		sums, err := os.ReadFile(filepath.Join(lib, "go.sum"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		data = append(data, "\nrequire github.com/locklint/locklint v0.0.0-00010101000000-000000000000\n\nreplace github.com/locklint/locklint => "+root+"\n"...)
-		if err := os.WriteFile(mod, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
 		verifyFixes(t, bin, dir, "./...", flags)
 	})
 	t.Run("examples", func(t *testing.T) {
 		dir := t.TempDir()
-		for _, p := range []string{"go.mod", "go.sum", "analyzer", "examples"} {
+		// examples is a module that replaces the library with ../analyzer/fix.
+		for _, p := range []string{filepath.Join("analyzer", "fix"), "examples"} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
 		}
-		verifyFixes(t, bin, dir, "./examples/...", flags)
+		verifyFixes(t, bin, filepath.Join(dir, "examples"), "./...", flags)
 	})
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func copyTree(t *testing.T, from, to string) string {

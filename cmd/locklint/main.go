@@ -49,6 +49,9 @@ func main() {
 	if standalone(os.Args[1:]) {
 		os.Exit(runStandalone(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	if fixRequested(os.Args[1:]) {
+		hintFixModule(os.Stderr)
+	}
 	multichecker.Main(analyzer.Analyzers()...)
 }
 

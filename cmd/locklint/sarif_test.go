@@ -51,8 +51,8 @@ type sarifOut struct {
 // 2.1.0 schema and checks it reports what the BUG markers say.
 func TestSARIFOnExamples(t *testing.T) {
 	bin := buildTool(t)
-	cmd := exec.Command(bin, "-format=sarif", "./examples/...")
-	cmd.Dir = root
+	cmd := exec.Command(bin, "-format=sarif", "./...")
+	cmd.Dir = examples
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
 		t.Fatalf("locklint -format=sarif: got %v, want exit status 3\n%s", err, out)
@@ -105,7 +105,8 @@ func TestSARIFOnExamples(t *testing.T) {
 		if reg.StartLine == 0 || reg.StartColumn == 0 || reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
 			t.Errorf("%s: bad region %+v", pl.ArtifactLocation.URI, reg)
 		}
-		got = append(got, finding{File: pl.ArtifactLocation.URI, Line: reg.StartLine, Analyzer: r.RuleID})
+		// URIs are relative to the directory the driver ran in.
+		got = append(got, finding{File: "examples/" + pl.ArtifactLocation.URI, Line: reg.StartLine, Analyzer: r.RuleID})
 		related += len(r.RelatedLocations)
 		for _, f := range r.Fixes {
 			for _, c := range f.ArtifactChanges {
@@ -132,8 +133,8 @@ func TestSARIFOnExamples(t *testing.T) {
 func TestSARIFSelectsAnalyzers(t *testing.T) {
 	bin := buildTool(t)
 	only := analyzer.Analyzers()[0].Name
-	cmd := exec.Command(bin, "-format", "sarif", "-"+only, "./examples/...")
-	cmd.Dir = root
+	cmd := exec.Command(bin, "-format", "sarif", "-"+only, "./...")
+	cmd.Dir = examples
 	out, _ := cmd.Output()
 	var log sarifOut
 	if err := json.Unmarshal(out, &log); err != nil {

@@ -56,9 +56,10 @@ func (e *Elector) Resign(ctx context.Context) error {
 }
 
 // Lead is the correct version: the lease is renewed by an owner-checked
-// watchdog, and lead's context ends if leadership is lost.
+// keep-alive for as long as this instance leads (no maximum hold), and
+// lead's context ends if leadership is lost.
 func Lead(ctx context.Context, rdb redis.UniversalClient, lead func(ctx context.Context) error) error {
-	l, err := fix.Obtain(ctx, rdb, leaderKey, 15*time.Second, fix.WithWatchdog(time.Hour))
+	l, err := fix.Obtain(ctx, rdb, leaderKey, 15*time.Second, fix.WithKeepAlive())
 	if err != nil {
 		return err
 	}

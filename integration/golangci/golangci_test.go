@@ -206,16 +206,20 @@ func TestUnknownSettingFailsTheRun(t *testing.T) {
 	}
 }
 
-// scratch makes a module in a temp dir that shares the repository's
-// go.mod and go.sum, so that go-redis resolves from the module cache, and
-// holds the given files.
+// scratch makes a module in a temp dir that shares the examples module's
+// go.mod and go.sum (the root module no longer requires go-redis), with
+// its replace of the lock library pointed at this repository, so that
+// go-redis resolves from the module cache, and holds the given files.
 func scratch(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, p := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(root, p))
+		data, err := os.ReadFile(filepath.Join(root, "examples", p))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if p == "go.mod" {
+			data = []byte(strings.ReplaceAll(string(data), "=> ../analyzer/fix", "=> "+filepath.Join(root, "analyzer", "fix")))
 		}
 		os.WriteFile(filepath.Join(dir, p), data, 0o644)
 	}

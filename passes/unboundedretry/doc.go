@@ -21,13 +21,12 @@
 //	}
 //
 // Bound the wait and randomize it. fix.Obtain from
-// github.com/locklint/locklint/analyzer/fix retries until the context's
-// deadline, with exponential backoff and full jitter, and returns
-// ErrNotObtained when the time is up:
+// github.com/locklint/locklint/analyzer/fix with fix.WithMaxWait retries
+// for that long (fix.WithWait: until the context's deadline), with
+// exponential backoff and full jitter, and returns ErrNotObtained when the
+// time is up:
 //
-//	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-//	defer cancel()
-//	lock, err := fix.Obtain(ctx, rdb, "lock:job", ttl)
+//	lock, err := fix.Obtain(ctx, rdb, "lock:job", ttl, fix.WithMaxWait(5*time.Second))
 //
 // A loop is bounded when one of its exits (the loop condition, a break, a
 // return, a goto, a panic) is guarded by a context (ctx.Done() in a

@@ -75,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
-	msg := "lock acquisition retried with no bound: no exit of this loop depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it retries forever; acquire with fix.Obtain under a context deadline, which backs off exponentially with full jitter"
+	msg := "lock acquisition retried with no bound: no exit of this loop depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it retries forever; acquire with fix.Obtain and fix.WithMaxWait(d) (or fix.WithWait() under a context deadline), which backs off exponentially with full jitter"
 	if sleep := constantSleep(pass, loop); sleep != nil {
 		msg += "; the constant sleep also makes every waiting worker retry in lockstep"
 	}

@@ -28,7 +28,8 @@ func TestOlderGoRedis(t *testing.T)         { run(t, "oldgoredis") }
 // time) are the reference forms: the pass must stay silent on them.
 func TestFixPackageScripts(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	// The library is its own module.
+	root := filepath.Join(filepath.Dir(file), "..", "..", "analyzer", "fix")
 	analysistest.Run(t, root, unguardedscript.Analyzer, "github.com/locklint/locklint/analyzer/fix")
 
 	// Silence must come from reading the scripts, not from missing them.

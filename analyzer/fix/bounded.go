@@ -1,0 +1,73 @@
+package fix
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+var inFlight atomic.Int64
+
+// InFlight returns how many commands the library has stopped waiting for
+// (a deadline cut them off) that are still running on their own goroutine
+// until the client gives up on them, cleanups of cut-off acquires
+// included. It is zero on a healthy network; export it as a gauge to see a
+// stalled one.
+func InFlight() int { return int(inFlight.Load()) }
+
+// bounded runs op and returns its result, or wait's error once wait is
+// done, whichever comes first (then abandoned is true), so that no call outlives the deadline it
+// documents even on a client that ignores context deadlines for socket
+// I/O. A command still in flight when wait ends keeps its goroutine until
+// the client gives up on it (its ReadTimeout; go-redis does not start a
+// retry once the command's context is done) and then hands its outcome to
+// late, which runs on that goroutine; late may be nil.
+//
+// direct says that op is bounded by wait already (the client honours the
+// deadline of the context op runs under, and that context ends no later
+// than wait): then op runs on the caller's goroutine.
+func bounded[T any](wait context.Context, direct bool, op func() (T, error), late func(T, error)) (v T, err error, abandoned bool) {
+	if direct || wait.Done() == nil {
+		v, err = op()
+		return v, err, false
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	var (
+		mu   sync.Mutex
+		gone bool
+		done = make(chan result, 1)
+	)
+	go func() {
+		v, err := op()
+		mu.Lock()
+		abandoned := gone
+		if !abandoned {
+			done <- result{v, err}
+		}
+		mu.Unlock()
+		if abandoned {
+			if late != nil {
+				late(v, err)
+			}
+			inFlight.Add(-1)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err, false
+	case <-wait.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	select {
+	case r := <-done:
+		return r.v, r.err, false
+	default:
+		gone = true
+		inFlight.Add(1)
+		return v, wait.Err(), true
+	}
+}
