@@ -85,9 +85,11 @@ func changeDir() error {
 		if len(os.Args) < 3 {
 			return fmt.Errorf("-C requires a directory")
 		}
-		dir, os.Args = os.Args[2], append(os.Args[:1], os.Args[3:]...)
+		dir = os.Args[2]
+		os.Args = append(os.Args[:1], os.Args[3:]...)
 	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
-		dir, os.Args = a[strings.Index(a, "=")+1:], append(os.Args[:1], os.Args[2:]...)
+		dir = a[strings.Index(a, "=")+1:]
+		os.Args = append(os.Args[:1], os.Args[2:]...)
 	default:
 		return nil
 	}

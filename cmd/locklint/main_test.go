@@ -85,6 +85,27 @@ func parseJSON(t *testing.T, dir string, data []byte) []finding {
 	return out
 }
 
+// TestChangeDirQuickStart runs the README's quick start as written, from
+// the repository root: -C examples lints the nested module.
+func TestChangeDirQuickStart(t *testing.T) {
+	bin := buildTool(t)
+	for _, args := range [][]string{{"-C", "examples", "-json", "./..."}, {"-C=examples", "-json", "./..."}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("locklint %v: %v\n%s", args, err, out)
+		}
+		if got, want := parseJSON(t, root, out), expected(t, root); !slices.Equal(got, want) {
+			t.Errorf("locklint %v: findings differ from the BUG markers\ngot:\n%s\nwant:\n%s", args, join(got), join(want))
+		}
+	}
+	cmd := exec.Command(bin, "-C", filepath.Join(t.TempDir(), "missing"), "./...")
+	if out, err := cmd.CombinedOutput(); err == nil || !bytes.Contains(out, []byte("-C:")) {
+		t.Errorf("locklint -C missing: err %v, output %q; want a -C error", err, out)
+	}
+}
+
 func TestStandaloneOnExamples(t *testing.T) {
 	bin := buildTool(t)
 	cmd := exec.Command(bin, "-json", "./...")
