@@ -8,7 +8,8 @@
 //
 //	go vet -vettool=$(which locklint) ./...
 //
-// -vettool replaces go vet's default checks; run plain go vet as well.
+// -vettool replaces go vet's default checks; run plain go vet as well, or
+// add -vet, which runs go vet's own suite beside locklint's analyzers.
 package main
 
 import (
@@ -16,8 +17,13 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
+	"golang.org/x/tools/go/analysis/suite/vet"
 
 	"github.com/locklint/locklint/analyzer"
 	"github.com/locklint/locklint/analyzer/lockmodel"
@@ -41,10 +47,57 @@ func main() {
 	// The -fix, -diff and vettool modes run in multichecker, which parses
 	// the command line again; -format is defined for its usage message.
 	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	flag.Bool("vet", false, vetUsage)
 	if standalone(os.Args[1:]) {
 		os.Exit(runStandalone(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	multichecker.Main(analyzer.Analyzers()...)
+	suite := suiteFor(os.Args[1:])
+	if slices.Contains(os.Args[1:], "-flags") {
+		// go vet and go fix ask for the flags once, without the rest of
+		// the command line; list go vet's analyzers too, so that they
+		// accept -vet -printf.funcs=... and pass it on.
+		suite = withVet(suite)
+	}
+	multichecker.Main(suite...)
+}
+
+const vetUsage = "also run go vet's default analyzers, so that one run is a superset of go vet"
+
+// suiteFor returns the analyzers a command line runs: locklint's, and
+// with -vet go vet's as well. It has to be decided before any flag is
+// parsed, because multichecker defines one flag per analyzer.
+func suiteFor(args []string) []*analysis.Analyzer {
+	suite := analyzer.Analyzers()
+	if vetRequested(args) {
+		suite = withVet(suite)
+	}
+	return suite
+}
+
+// vetRequested reports whether args set -vet. Package patterns and the
+// vet config file never start with a dash, so the position does not matter.
+func vetRequested(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "vet" {
+			continue
+		}
+		on = true
+		if hasValue {
+			on, _ = strconv.ParseBool(value)
+		}
+	}
+	return on
+}
+
+// withVet appends go vet's default suite, as x/tools exports it for
+// cmd/vet, to suite.
+func withVet(suite []*analysis.Analyzer) []*analysis.Analyzer {
+	return append(slices.Clip(suite), vet.Suite...)
 }
 
 func version() string {
