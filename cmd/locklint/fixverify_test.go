@@ -14,7 +14,8 @@ import (
 // TestSuggestedFixesVerify applies every suggested fix of every analyzer
 // to copies of the testdata module and of examples/, builds the result
 // and lints it again: each finding that had a fix is gone, the others
-// remain, and nothing new appears.
+// remain, and nothing new appears. The examples are fixed twice, by
+// locklint -fix and by go fix -fixtool, which must make the same edits.
 func TestSuggestedFixesVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two module copies")
@@ -35,15 +36,41 @@ func TestSuggestedFixesVerify(t *testing.T) {
 		if err := os.WriteFile(mod, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		verifyFixes(t, bin, dir, "./...", flags)
+		verifyFixes(t, bin, dir, "./...", flags, nil)
 	})
-	t.Run("examples", func(t *testing.T) {
-		dir := t.TempDir()
-		for _, p := range []string{"go.mod", "go.sum", "analyzer", "examples"} {
-			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	dir := t.TempDir()
+	for _, p := range []string{"go.mod", "go.sum", "analyzer", "examples"} {
+		copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	}
+	okFix := t.Run("examples", func(t *testing.T) {
+		verifyFixes(t, bin, dir, "./examples/...", flags, nil)
+	})
+	// go fix runs the tool once per package with its test files, on the
+	// main module's packages only, and writes the edits itself. It runs in
+	// the same directory, on the examples put back as they were, so that
+	// the build cache serves the unfixed examples and, when the two agree,
+	// the fixed ones.
+	fixed := filepath.Join(t.TempDir(), "examples")
+	if err := os.Rename(filepath.Join(dir, "examples"), fixed); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, filepath.Join(root, "examples"), filepath.Join(dir, "examples"))
+	okGoFix := t.Run("examples with go fix -fixtool", func(t *testing.T) {
+		verifyFixes(t, bin, dir, "./examples/...", flags, func() {
+			cmd := exec.Command("go", append(append([]string{"fix", "-fixtool=" + bin}, flags...), "./examples/...")...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go fix -fixtool: %v\n%s", err, out)
+			}
+		})
+	})
+	if okFix && okGoFix {
+		out, err := exec.Command("diff", "-r", fixed, filepath.Join(dir, "examples")).CombinedOutput()
+		if err != nil {
+			t.Errorf("locklint -fix and go fix -fixtool fixed the examples differently: %v\n%s", err, out)
 		}
-		verifyFixes(t, bin, dir, "./examples/...", flags)
-	})
+	}
 }
 
 func copyTree(t *testing.T, from, to string) string {
@@ -61,7 +88,9 @@ func copyTree(t *testing.T, from, to string) string {
 // earlier fixes in the file change its length.
 type fixKey struct{ file, analyzer string }
 
-func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
+// verifyFixes lints pattern in dir, applies the fixes with apply (nil:
+// locklint -fix), then builds, vets and lints the result.
+func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string, apply func()) {
 	t.Helper()
 	lint := func(args ...string) []byte {
 		cmd := exec.Command(bin, append(append(append([]string{}, flags...), args...), pattern)...)
@@ -85,7 +114,11 @@ func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
 	if nfix == 0 {
 		t.Fatalf("no finding with a suggested fix in %s", pattern)
 	}
-	lint("-fix")
+	if apply == nil {
+		lint("-fix")
+	} else {
+		apply()
+	}
 
 	build := exec.Command("go", "build", pattern)
 	build.Dir = dir
@@ -105,10 +138,10 @@ func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
 	for k, n := range after {
 		nafter += n
 		if want := total[k] - fixable[k]; n > want {
-			t.Errorf("%s: %s: %d findings after -fix, want at most %d (%d before, %d with a fix)", k.file, k.analyzer, n, want, total[k], fixable[k])
+			t.Errorf("%s: %s: %d findings after the fixes, want at most %d (%d before, %d with a fix)", k.file, k.analyzer, n, want, total[k], fixable[k])
 		}
 	}
-	t.Logf("%s: %d findings, %d with a suggested fix; %d after -fix", pattern, ntotal, nfix, nafter)
+	t.Logf("%s: %d findings, %d with a suggested fix; %d after the fixes", pattern, ntotal, nfix, nafter)
 }
 
 // A //line directive can leave a position with no file name, or no column.
