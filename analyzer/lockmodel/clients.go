@@ -15,6 +15,10 @@ var clientModules = map[string]bool{
 	"github.com/go-redis/redis":    true,
 	"github.com/gomodule/redigo":   true,
 	"github.com/redis/rueidis":     true,
+	// The go-redis API over rueidis, in a module of its own below
+	// rueidis's (v1.0.79 has its own go.mod): plumbing like the client,
+	// unlike rueidislock beside it.
+	"github.com/redis/rueidis/rueidiscompat": true,
 }
 
 // InClientModule reports whether a package belongs to a client's own
