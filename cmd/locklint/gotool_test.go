@@ -18,12 +18,17 @@ import (
 // and go vet runs the binary that go tool built and cached (go tool -n).
 
 // The service is a go 1.24 module that depends on redigo only, so that
-// raising its go line is locklint's doing.
+// raising its go line is locklint's doing, and on an older redigo than
+// locklint's module requires, so that raising that is too.
 const serviceGoMod = `module example.com/svc
 
 go 1.24
 
-require github.com/gomodule/redigo v1.9.3
+require github.com/gomodule/redigo v1.9.2
+`
+
+const serviceGoSum = `github.com/gomodule/redigo v1.9.2 h1:HrutZBLhSIU8abiSfW8pj8mPhOyMYjZT/wcA4/L9L9s=
+github.com/gomodule/redigo v1.9.2/go.mod h1:KsU3hiK/Ay8U42qpaJk+kuNa3C+spxapWpM+ywhcgtw=
 `
 
 // One lock bug (line 13, with the EXPIRE on line 17) and one printf bug
@@ -61,17 +66,18 @@ var (
 
 const toolPath = "github.com/locklint/locklint/cmd/locklint"
 
-// newService writes the service module into dir. Its go.sum is this
-// module's, which holds every checksum the tool directive needs, so that
-// go get -tool finds them without asking a checksum database. Its one
-// requirement, redigo, is downloaded through the module proxy if the
-// module cache lacks it.
+// newService writes the service module into dir. Its go.sum is its own
+// redigo's and this module's, which holds every checksum the tool
+// directive needs, so that go get -tool finds them without asking a
+// checksum database. Its one requirement, redigo, is downloaded through
+// the module proxy if the module cache lacks it.
 func newService(t *testing.T, dir string) {
 	t.Helper()
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum = append([]byte(serviceGoSum), sum...)
 	for name, data := range map[string][]byte{"go.mod": []byte(serviceGoMod), "go.sum": sum, "lock.go": []byte(serviceSource)} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
@@ -148,6 +154,7 @@ func TestGoTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	xtools := regexp.MustCompile(`golang\.org/x/tools v\S+`).Find(own)
+	redigo := regexp.MustCompile(`github\.com/gomodule/redigo v\S+`).Find(own)
 
 	svc := t.TempDir()
 	newService(t, svc)
@@ -170,8 +177,10 @@ func TestGoTool(t *testing.T) {
 		if got, want := goLine(t, gomod), goLine(t, own); got != want {
 			t.Errorf("go line %s after go get -tool, want locklint's %s", got, want)
 		}
-		if !bytes.Contains(gomod, xtools) {
-			t.Errorf("go.mod does not require locklint's %s:\n%s", xtools, gomod)
+		for _, req := range [][]byte{xtools, redigo} {
+			if !bytes.Contains(gomod, req) {
+				t.Errorf("go.mod does not require locklint's %s:\n%s", req, gomod)
+			}
 		}
 		out, code := goCmd(t, svc, "tool", "-n", "locklint")
 		if code != 0 {
