@@ -69,6 +69,24 @@ func TestVetRequested(t *testing.T) {
 	}
 }
 
+func TestVetFlagWithoutVet(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-printf.funcs=Logf", "-json", "vet.cfg"}, "printf.funcs"},
+		{[]string{"--unusedresult", "./..."}, "unusedresult"},
+		// Near misses: with -vet, locklint's own flags, and patterns.
+		{[]string{"-vet", "-printf.funcs=Logf", "./..."}, ""},
+		{[]string{"-setnxexpire", "-test=false", "-tags", "printf", "./..."}, ""},
+		{[]string{"--", "-printf"}, ""},
+	} {
+		if got := vetFlagWithoutVet(tc.args); got != tc.want {
+			t.Errorf("vetFlagWithoutVet(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
 // TestLoadMode pins down what standalone runs type-check from source:
 // locklint's facts need the paths to a Redis client, go vet's the whole
 // graph, and an analyzer without facts only the roots.

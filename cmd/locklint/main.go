@@ -39,6 +39,13 @@ func main() {
 			os.Exit(0)
 		}
 	}
+	// go vet accepts every flag that -flags lists, go vet's analyzers'
+	// included, and runs the tool once per package: say what is missing
+	// in one line rather than print the usage for each package.
+	if name := vetFlagWithoutVet(os.Args[1:]); name != "" {
+		fmt.Fprintf(os.Stderr, "locklint: -%s is a flag of go vet's analyzers, which run only with -vet\n", name)
+		os.Exit(1)
+	}
 	// The lock words belong to the shared model, which is not in the
 	// analyzer list; expose its flag under a driver-level name.
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
@@ -92,6 +99,29 @@ func vetRequested(args []string) bool {
 		}
 	}
 	return on
+}
+
+// vetFlagWithoutVet returns the first flag in args that names one of go
+// vet's analyzers (-printf, -printf.funcs=...) when -vet is not set, and
+// "" otherwise.
+func vetFlagWithoutVet(args []string) string {
+	if vetRequested(args) {
+		return ""
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		analyzerName, _, _ := strings.Cut(name, ".")
+		if slices.ContainsFunc(vet.Suite, func(a *analysis.Analyzer) bool { return a.Name == analyzerName }) {
+			return name
+		}
+	}
+	return ""
 }
 
 // withVet appends go vet's default suite, as x/tools exports it for
