@@ -54,7 +54,9 @@ measure() {
   local label=$1
   shift
   /usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@" >/dev/null 2>&1 || true
-  awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1, $2 + $3, $4}' "$work/t" >>"$work/runs"
+  # A run that exits non-zero (go vet with findings) gets a "Command
+  # exited with non-zero status" line first; only the last line is ours.
+  tail -n 1 "$work/t" | awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1, $2 + $3, $4}' >>"$work/runs"
 }
 
 # Warm the build cache (compiling the corpus is not what we measure).
