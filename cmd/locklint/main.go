@@ -54,12 +54,14 @@ func main() {
 	// The -fix, -diff and vettool modes run in multichecker, which parses
 	// the command line again; -format is defined for its usage message.
 	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	// -vet is read by suiteFor; defining it lets multichecker parse it
+	// and list it for go vet.
 	flag.Bool("vet", false, vetUsage)
 	if standalone(os.Args[1:]) {
 		os.Exit(runStandalone(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	suite := suiteFor(os.Args[1:])
-	if slices.Contains(os.Args[1:], "-flags") {
+	if slices.Contains(os.Args[1:], "-flags") && !vetRequested(os.Args[1:]) {
 		// go vet and go fix ask for the flags once, without the rest of
 		// the command line; list go vet's analyzers too, so that they
 		// accept -vet -printf.funcs=... and pass it on.
@@ -117,7 +119,7 @@ func vetFlagWithoutVet(args []string) string {
 		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
 		analyzerName, _, _ := strings.Cut(name, ".")
-		if slices.ContainsFunc(vet.Suite, func(a *analysis.Analyzer) bool { return a.Name == analyzerName }) {
+		if slices.ContainsFunc(vet.Suite, func(v *analysis.Analyzer) bool { return v.Name == analyzerName }) {
 			return name
 		}
 	}
