@@ -216,6 +216,19 @@ func TestGoTool(t *testing.T) {
 		}
 	})
 
+	// go vet and go fix learn the tool's flags from -flags alone, so it
+	// lists go vet's analyzers with and without -vet.
+	t.Run("-flags lists go vet's analyzer flags once", func(t *testing.T) {
+		for _, args := range [][]string{{"-flags"}, {"-vet", "-flags"}} {
+			out, err := exec.Command(bin, args...).Output()
+			if err != nil {
+				t.Fatalf("locklint %q: %v", args, err)
+			}
+			if n := bytes.Count(out, []byte(`"Name": "printf.funcs"`)); n != 1 {
+				t.Errorf("locklint %q lists printf.funcs %d times", args, n)
+			}
+		}
+	})
 	t.Run("tools.mod leaves the service's go.mod alone", func(t *testing.T) {
 		dir := t.TempDir()
 		newService(t, dir)
