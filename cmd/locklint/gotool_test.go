@@ -204,6 +204,18 @@ func TestGoTool(t *testing.T) {
 		out, code := goCmd(t, svc, "tool", "locklint", "-vet", "./...")
 		expectRun(t, "go tool locklint -vet", out, code, 3, true, true)
 	})
+	// The standalone driver loads the whole graph from source for go vet's
+	// facts; multichecker (-debug=p routes there) does so always.
+	t.Run("standalone -vet finds what multichecker -vet finds", func(t *testing.T) {
+		own, _ := goCmd(t, svc, "tool", "locklint", "-vet", "-json", "./...")
+		multi, _ := goCmd(t, svc, "tool", "locklint", "-vet", "-json", "-debug=p", "./...")
+		if !strings.Contains(own, `"printf"`) || !strings.Contains(own, `"setnxexpire"`) {
+			t.Errorf("locklint -vet -json lacks a finding:\n%s", own)
+		}
+		if own != multi {
+			t.Errorf("standalone and multichecker differ\nstandalone:\n%s\nmultichecker:\n%s", own, multi)
+		}
+	})
 	t.Run("go vet -vettool -vet is a superset of go vet", func(t *testing.T) {
 		plain, code := goCmd(t, svc, "vet", "./...")
 		expectRun(t, "go vet", plain, code, 1, false, true)
