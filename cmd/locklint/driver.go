@@ -28,7 +28,9 @@ import (
 // type-checking floor. Here only the packages on an import path to a
 // Redis client are loaded from source; the rest of the graph, the
 // standard library included, comes from the compiler's export data. No
-// fact is lost: a package that cannot reach a client has none.
+// fact is lost: a package that cannot reach a client has none. That
+// does not hold for go vet's facts, so with -vet the whole graph is
+// loaded from source, as multichecker would (see loadMode).
 //
 // Everything else (vettool mode, -fix, -diff, -flags, -V, -debug, -trace,
 // -help) stays with multichecker.
