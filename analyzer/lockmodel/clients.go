@@ -22,6 +22,10 @@ var clientModules = map[string]bool{
 	// adapter is a module of its own over go-redis.
 	"github.com/gogf/gf/v2":                     true,
 	"github.com/gogf/gf/contrib/nosql/redis/v2": true,
+	// The go-redis API over rueidis, in a module of its own below
+	// rueidis's (v1.0.79 has its own go.mod): plumbing like the client,
+	// unlike rueidislock beside it.
+	"github.com/redis/rueidis/rueidiscompat": true,
 }
 
 // InClientModule reports whether a package belongs to a client's own

@@ -9,6 +9,7 @@ func TestInClientModule(t *testing.T) {
 	}{
 		{"github.com/redis/go-redis/v9", "github.com/redis/go-redis/v9", true},
 		{"github.com/redis/rueidis/rueidiscompat", "github.com/redis/rueidis", true},
+		{"github.com/redis/rueidis/rueidiscompat", "github.com/redis/rueidis/rueidiscompat", true},
 		{"github.com/redis/rueidis/internal/cmds", "github.com/redis/rueidis", true},
 		// A lock library in a module of its own below the client's.
 		{"github.com/redis/rueidis/rueidislock", "github.com/redis/rueidis/rueidislock", false},

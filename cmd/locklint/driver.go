@@ -28,7 +28,9 @@ import (
 // type-checking floor. Here only the packages on an import path to a
 // Redis client are loaded from source; the rest of the graph, the
 // standard library included, comes from the compiler's export data. No
-// fact is lost: a package that cannot reach a client has none.
+// fact is lost: a package that cannot reach a client has none. That
+// does not hold for go vet's facts, so with -vet the whole graph is
+// loaded from source, as multichecker would (see loadMode).
 //
 // Everything else (vettool mode, -fix, -diff, -flags, -V, -debug, -trace,
 // -help) stays with multichecker.
@@ -58,6 +60,7 @@ func newOptions(suite []*analysis.Analyzer, stderr io.Writer) *options {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write memory profile to this file")
 	fs.Bool("version", false, "print the locklint version and exit")
+	fs.Bool("vet", false, vetUsage)
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
 	fs.Var(lw.Value, "lockwords", lw.Usage)
 	for _, a := range suite {
@@ -76,7 +79,7 @@ func newOptions(suite []*analysis.Analyzer, stderr io.Writer) *options {
 // looks at the flag names, so nothing is set twice when multichecker
 // takes over.
 func standalone(args []string) bool {
-	fs := newOptions(analyzer.Analyzers(), io.Discard).fs
+	fs := newOptions(suiteFor(args), io.Discard).fs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasSuffix(a, ".cfg") {
@@ -103,7 +106,7 @@ func standalone(args []string) bool {
 // on load or analysis errors, 0 otherwise. As with multichecker, -json
 // exits 0 with findings.
 func runStandalone(args []string, stdout, stderr io.Writer) int {
-	suite := analyzer.Analyzers()
+	suite := suiteFor(args)
 	o := newOptions(suite, stderr)
 	if err := o.fs.Parse(args); err != nil {
 		return 1
@@ -160,7 +163,7 @@ func runStandalone(args []string, stdout, stderr io.Writer) int {
 	if o.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + o.tags}
 	}
-	pkgs, err := load(cfg, patterns, usesFacts(run))
+	pkgs, err := load(cfg, patterns, loadMode(run))
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
@@ -213,10 +216,40 @@ func runStandalone(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// How much of the dependency graph load type-checks from source.
+const (
+	rootsOnly     = iota // no analyzer uses facts
+	clientPaths          // locklint's facts: the packages that reach a Redis client
+	allFromSource        // any other analyzer's facts (go vet's, with -vet)
+)
+
+// loadMode says what the analyzers in run need from source. locklint's
+// facts only live in packages that can reach a Redis client; go vet's
+// (printf wrappers, functions that never return) can live in any package,
+// the standard library included, as they do under go vet.
+func loadMode(run []*analysis.Analyzer) int {
+	own := map[*analysis.Analyzer]bool{}
+	for _, a := range analyzer.Analyzers() {
+		own[a] = true
+	}
+	mode := rootsOnly
+	for _, a := range run {
+		switch {
+		case !usesFacts([]*analysis.Analyzer{a}):
+		case own[a]:
+			mode = max(mode, clientPaths)
+		default:
+			return allFromSource
+		}
+	}
+	return mode
+}
+
 // load loads the packages matched by patterns, type-checked from source.
-// With facts, the packages on an import path from them to a Redis client
-// are type-checked from source too, so that the fact-producing passes see
-// their syntax; everything else comes from export data.
+// With clientPaths, the packages on an import path from them to a Redis
+// client are type-checked from source too, so that the fact-producing
+// passes see their syntax; everything else comes from export data. With
+// allFromSource, the whole graph is, as multichecker does it.
 //
 // That takes one go list: a first load lists the whole graph with export
 // data, and a second one type-checks it through this very executable as
@@ -224,8 +257,13 @@ func runStandalone(args []string, stdout, stderr io.Writer) int {
 // packages as roots. go/packages type-checks the roots from source and
 // the rest from export data; no package is listed twice, and the extra
 // roots' tests, which go list -test would add, are never loaded.
-func load(cfg *packages.Config, patterns []string, facts bool) ([]*packages.Package, error) {
-	if !facts {
+func load(cfg *packages.Config, patterns []string, mode int) ([]*packages.Package, error) {
+	if mode != clientPaths {
+		if mode == allFromSource {
+			all := *cfg
+			all.Mode |= packages.LoadAllSyntax
+			cfg = &all
+		}
 		pkgs, err := packages.Load(cfg, patterns...)
 		if err == nil && len(pkgs) == 0 {
 			err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))

@@ -8,9 +8,13 @@ import (
 	"slices"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/printf"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/locklint/locklint/analyzer"
 	"github.com/locklint/locklint/internal/testmod"
+	"github.com/locklint/locklint/passes/setnxexpire"
 )
 
 func TestRouting(t *testing.T) {
@@ -25,6 +29,11 @@ func TestRouting(t *testing.T) {
 		{[]string{"-tags", "integration", "-lockwords", "+guard", "./..."}, true},
 		{[]string{"-unconditionaldel", "-unconditionaldel.tests", "-c", "2", "./..."}, true},
 		{[]string{"-cpuprofile", "cpu.out", "./x"}, true},
+		{[]string{"-vet", "-printf.funcs=Logf", "./..."}, true},
+		// go vet's analyzers are flags only with -vet.
+		{[]string{"-printf.funcs=Logf", "./..."}, false},
+		{[]string{"-vet=false", "-printf", "./..."}, false},
+		{[]string{"-vet", "-fix", "./..."}, false},
 		{[]string{"-fix", "./..."}, false},
 		{[]string{"-json", "-diff", "./..."}, false},
 		{[]string{"-flags"}, false},
@@ -37,6 +46,63 @@ func TestRouting(t *testing.T) {
 	} {
 		if got := standalone(tc.args); got != tc.own {
 			t.Errorf("standalone(%q) = %v, want %v", tc.args, got, tc.own)
+		}
+	}
+}
+
+func TestVetRequested(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"./..."}, false},
+		{[]string{"-vet", "./..."}, true},
+		{[]string{"--vet", "-json", "vet.cfg"}, true},
+		{[]string{"-vet=true", "-vet=false", "./..."}, false},
+		{[]string{"-vet=1"}, true},
+		{[]string{"-vettool", "-vet.x", "vet"}, false},
+		{[]string{"--", "-vet"}, false},
+	} {
+		if got := vetRequested(tc.args); got != tc.want {
+			t.Errorf("vetRequested(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestVetFlagWithoutVet(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-printf.funcs=Logf", "-json", "vet.cfg"}, "printf.funcs"},
+		{[]string{"--unusedresult", "./..."}, "unusedresult"},
+		// Near misses: with -vet, locklint's own flags, and patterns.
+		{[]string{"-vet", "-printf.funcs=Logf", "./..."}, ""},
+		{[]string{"-setnxexpire", "-test=false", "-tags", "printf", "./..."}, ""},
+		{[]string{"--", "-printf"}, ""},
+	} {
+		if got := vetFlagWithoutVet(tc.args); got != tc.want {
+			t.Errorf("vetFlagWithoutVet(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestLoadMode pins down what standalone runs type-check from source:
+// locklint's facts need the paths to a Redis client, go vet's the whole
+// graph, and an analyzer without facts only the roots.
+func TestLoadMode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  []*analysis.Analyzer
+		want int
+	}{
+		{"locklint", analyzer.Analyzers(), clientPaths},
+		{"no facts", []*analysis.Analyzer{setnxexpire.Analyzer}, rootsOnly},
+		{"with -vet", suiteFor([]string{"-vet"}), allFromSource},
+		{"printf only", []*analysis.Analyzer{printf.Analyzer}, allFromSource},
+	} {
+		if got := loadMode(tc.run); got != tc.want {
+			t.Errorf("%s: loadMode = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

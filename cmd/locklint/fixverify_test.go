@@ -14,7 +14,8 @@ import (
 // TestSuggestedFixesVerify applies every suggested fix of every analyzer
 // to copies of the testdata module and of examples/, builds the result
 // and lints it again: each finding that had a fix is gone, the others
-// remain, and nothing new appears.
+// remain, and nothing new appears. The examples are fixed twice, by
+// locklint -fix and by go fix -fixtool, which must make the same edits.
 func TestSuggestedFixesVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two module copies")
@@ -34,19 +35,46 @@ func TestSuggestedFixesVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 		appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
-		verifyFixes(t, bin, dir, "./...", flags)
+		verifyFixes(t, bin, dir, "./...", flags, nil)
 	})
-	t.Run("examples", func(t *testing.T) {
-		dir := t.TempDir()
-		// examples is a module that replaces the library with ../analyzer/fix.
-		for _, p := range []string{filepath.Join("analyzer", "fix"), "examples"} {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	// examples is a module that replaces the library with ../analyzer/fix.
+	dir := t.TempDir()
+	for _, p := range []string{filepath.Join("analyzer", "fix"), "examples"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		verifyFixes(t, bin, filepath.Join(dir, "examples"), "./...", flags)
+		copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	}
+	examples := filepath.Join(dir, "examples")
+	okFix := t.Run("examples", func(t *testing.T) {
+		verifyFixes(t, bin, examples, "./...", flags, nil)
 	})
+	// go fix runs the tool once per package with its test files, on the
+	// main module's packages only, and writes the edits itself. It runs in
+	// the same directory, on the examples put back as they were, so that
+	// the build cache serves the unfixed examples and, when the two agree,
+	// the fixed ones.
+	fixed := filepath.Join(t.TempDir(), "examples")
+	if err := os.Rename(examples, fixed); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, filepath.Join(root, "examples"), examples)
+	okGoFix := t.Run("examples with go fix -fixtool", func(t *testing.T) {
+		verifyFixes(t, bin, examples, "./...", flags, func() {
+			cmd := exec.Command("go", append(append([]string{"fix", "-fixtool=" + bin}, flags...), "./...")...)
+			cmd.Dir = examples
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go fix -fixtool: %v\n%s", err, out)
+			}
+		})
+	})
+	if okFix && okGoFix {
+		out, err := exec.Command("diff", "-r", fixed, examples).CombinedOutput()
+		if err != nil {
+			t.Errorf("locklint -fix and go fix -fixtool fixed the examples differently: %v\n%s", err, out)
+		}
+	}
 }
 
 func appendFile(t *testing.T, path, text string) {
@@ -78,7 +106,9 @@ func copyTree(t *testing.T, from, to string) string {
 // earlier fixes in the file change its length.
 type fixKey struct{ file, analyzer string }
 
-func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
+// verifyFixes lints pattern in dir, applies the fixes with apply (nil:
+// locklint -fix), then builds, vets and lints the result.
+func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string, apply func()) {
 	t.Helper()
 	lint := func(args ...string) []byte {
 		cmd := exec.Command(bin, append(append(append([]string{}, flags...), args...), pattern)...)
@@ -102,7 +132,11 @@ func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
 	if nfix == 0 {
 		t.Fatalf("no finding with a suggested fix in %s", pattern)
 	}
-	lint("-fix")
+	if apply == nil {
+		lint("-fix")
+	} else {
+		apply()
+	}
 
 	build := exec.Command("go", "build", pattern)
 	build.Dir = dir
@@ -122,10 +156,10 @@ func verifyFixes(t *testing.T, bin, dir, pattern string, flags []string) {
 	for k, n := range after {
 		nafter += n
 		if want := total[k] - fixable[k]; n > want {
-			t.Errorf("%s: %s: %d findings after -fix, want at most %d (%d before, %d with a fix)", k.file, k.analyzer, n, want, total[k], fixable[k])
+			t.Errorf("%s: %s: %d findings after the fixes, want at most %d (%d before, %d with a fix)", k.file, k.analyzer, n, want, total[k], fixable[k])
 		}
 	}
-	t.Logf("%s: %d findings, %d with a suggested fix; %d after -fix", pattern, ntotal, nfix, nafter)
+	t.Logf("%s: %d findings, %d with a suggested fix; %d after the fixes", pattern, ntotal, nfix, nafter)
 }
 
 // A //line directive can leave a position with no file name, or no column.

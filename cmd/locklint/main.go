@@ -8,7 +8,8 @@
 //
 //	go vet -vettool=$(which locklint) ./...
 //
-// -vettool replaces go vet's default checks; run plain go vet as well.
+// -vettool replaces go vet's default checks; run plain go vet as well, or
+// add -vet, which runs go vet's own suite beside locklint's analyzers.
 package main
 
 import (
@@ -16,9 +17,13 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
+	"golang.org/x/tools/go/analysis/suite/vet"
 
 	"github.com/locklint/locklint/analyzer"
 	"github.com/locklint/locklint/analyzer/lockmodel"
@@ -38,6 +43,13 @@ func main() {
 			os.Exit(0)
 		}
 	}
+	// go vet accepts every flag that -flags lists, go vet's analyzers'
+	// included, and runs the tool once per package: say what is missing
+	// in one line rather than print the usage for each package.
+	if name := vetFlagWithoutVet(os.Args[1:]); name != "" {
+		fmt.Fprintf(os.Stderr, "locklint: -%s is a flag of go vet's analyzers, which run only with -vet\n", name)
+		os.Exit(1)
+	}
 	// The lock words belong to the shared model, which is not in the
 	// analyzer list; expose its flag under a driver-level name.
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
@@ -46,13 +58,85 @@ func main() {
 	// The -fix, -diff and vettool modes run in multichecker, which parses
 	// the command line again; -format is defined for its usage message.
 	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	// -vet is read by suiteFor; defining it lets multichecker parse it
+	// and list it for go vet.
+	flag.Bool("vet", false, vetUsage)
 	if standalone(os.Args[1:]) {
 		os.Exit(runStandalone(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	if fixRequested(os.Args[1:]) {
 		hintFixModule(os.Stderr)
 	}
-	multichecker.Main(analyzer.Analyzers()...)
+	suite := suiteFor(os.Args[1:])
+	if slices.Contains(os.Args[1:], "-flags") && !vetRequested(os.Args[1:]) {
+		// go vet and go fix ask for the flags once, without the rest of
+		// the command line; list go vet's analyzers too, so that they
+		// accept -vet -printf.funcs=... and pass it on.
+		suite = withVet(suite)
+	}
+	multichecker.Main(suite...)
+}
+
+const vetUsage = "also run go vet's default analyzers, so that one run is a superset of go vet"
+
+// suiteFor returns the analyzers a command line runs: locklint's, and
+// with -vet go vet's as well. It has to be decided before any flag is
+// parsed, because multichecker defines one flag per analyzer.
+func suiteFor(args []string) []*analysis.Analyzer {
+	suite := analyzer.Analyzers()
+	if vetRequested(args) {
+		suite = withVet(suite)
+	}
+	return suite
+}
+
+// vetRequested reports whether args set -vet. Package patterns and the
+// vet config file never start with a dash, so the position does not matter.
+func vetRequested(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "vet" {
+			continue
+		}
+		on = true
+		if hasValue {
+			on, _ = strconv.ParseBool(value)
+		}
+	}
+	return on
+}
+
+// vetFlagWithoutVet returns the first flag in args that names one of go
+// vet's analyzers (-printf, -printf.funcs=...) when -vet is not set, and
+// "" otherwise.
+func vetFlagWithoutVet(args []string) string {
+	if vetRequested(args) {
+		return ""
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		analyzerName, _, _ := strings.Cut(name, ".")
+		if slices.ContainsFunc(vet.Suite, func(v *analysis.Analyzer) bool { return v.Name == analyzerName }) {
+			return name
+		}
+	}
+	return ""
+}
+
+// withVet appends go vet's default suite, as x/tools exports it for
+// cmd/vet, to suite.
+func withVet(suite []*analysis.Analyzer) []*analysis.Analyzer {
+	return append(slices.Clip(suite), vet.Suite...)
 }
 
 func version() string {
