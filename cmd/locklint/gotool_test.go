@@ -18,8 +18,8 @@ import (
 // and go vet runs the binary that go tool built and cached (go tool -n).
 
 // The service is a go 1.24 module that depends on redigo only, so that
-// raising its go line is locklint's doing, and on an older redigo than
-// locklint's module requires, so that raising that is too.
+// raising its go line is locklint's doing, and on an older redigo than the
+// examples use, so that a client pulled in by the tool would show.
 const serviceGoMod = `module example.com/svc
 
 go 1.24
