@@ -65,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if k == 0 || (i > 0 && verb == "extends") {
 					continue
 				}
-				if checked(calls, w, k) || acquiredBefore(calls, w, k) {
+				if checked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) {
 					continue
 				}
 				why, ok := lockish(m, c, calls, w, i, k)
@@ -88,6 +88,25 @@ func run(pass *analysis.Pass) (any, error) {
 func checked(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 	for _, g := range calls {
 		if g.ReadsOwner() && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
+			return true
+		}
+	}
+	return false
+}
+
+// checkedAlias reports whether the script checks the owner on another
+// KEYS index that this call passes the same key for: a script written for
+// a lock and a separate lease key, run with one key in both places.
+func checkedAlias(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
+	if k > len(c.Keys) {
+		return false
+	}
+	for _, g := range calls {
+		j := g.Key()
+		if !g.ReadsOwner() || j == 0 || j == k || j > len(c.Keys) || g.CheckedAt < 0 || g.CheckedAt >= w.At {
+			continue
+		}
+		if m.SameKey(c, c.Keys[j-1], c, c.Keys[k-1]) {
 			return true
 		}
 	}
