@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, k := range c.Keys {
-			if m.Watches(c, k) {
+			if m.Watches(c, k) || m.UndoOnFailure(c, k) {
 				continue
 			}
 			// A GET whose reply is compared, then a DEL: the hand-rolled
