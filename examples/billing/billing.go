@@ -24,7 +24,7 @@ func Charge(ctx context.Context, c *store.Client, invoice, token string, charge 
 	if err != nil || !ok {
 		return ErrBusy
 	}
-	defer c.Remove(ctx, key) // BUG(unconditionaldel): store.Client.Remove is a plain DEL
+	defer c.Remove(ctx, key)                               // BUG(unconditionaldel): store.Client.Remove is a plain DEL
 	if err := c.Touch(ctx, key, time.Minute); err != nil { // BUG(plainpexpire): store.Client.Touch is a plain PEXPIRE
 		return err
 	}
