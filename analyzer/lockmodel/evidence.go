@@ -64,11 +64,13 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 	if m.acquiredAlongside(c, key) {
 		return ByAcquire, ""
 	}
-	if why, ok := m.lockFunc(c, key); ok {
-		return ByFunc, why
-	}
+	// The helper the key is passed to says more than the function that
+	// calls it.
 	if c.ViaLock && c.Key() == key {
 		return ByFunc, "key passed to `" + c.Via.Name() + "`"
+	}
+	if why, ok := m.lockFunc(c, key); ok {
+		return ByFunc, why
 	}
 	if why, ok := m.lockFromCaller(c, key); ok {
 		return ByCaller, why

@@ -20,3 +20,9 @@ func TestRedigoDoPExpire(t *testing.T)       { run(t, "redigo") }
 func TestRueidisBuilderPexpire(t *testing.T) { run(t, "rueidis") }
 func TestGetCompareThenPExpire(t *testing.T) { run(t, "comparethen") }
 func TestPlainSetOfLockKey(t *testing.T)     { run(t, "plainset") }
+
+// TestFrameworks runs against go-zero's client, whose methods the model
+// follows as forwarders.
+func TestFrameworks(t *testing.T) {
+	analysistest.Run(t, testmod.Dir(t), plainpexpire.Analyzer, "locklint.test/plainpexpire/frameworks/...")
+}
