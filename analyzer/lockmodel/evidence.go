@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"fmt"
+	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -258,7 +259,7 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		a := call.Args[idx]
 		if m.keys.lockish(a, 0, map[ast.Node]bool{}) {
 			pos := m.Pass.Fset.Position(call.Pos())
-			return fmt.Sprintf("passed `%s` at %s:%d", Source(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
+			return fmt.Sprintf("passed `%s` at %s:%d", diag.Source(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
 		}
 	}
 	return "", false
@@ -267,7 +268,7 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 // KeyText renders a lock key for a message: its source, and for a key
 // known by usage the note that says why it is a lock.
 func (m *Model) KeyText(c *Call, key ast.Expr) string {
-	return Source(m.Pass.Fset, key) + m.LockNote(c, key)
+	return diag.Source(m.Pass.Fset, key) + m.LockNote(c, key)
 }
 
 // readNotAcquired returns the identities of the keys that some GET reads

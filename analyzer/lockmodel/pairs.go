@@ -1,6 +1,7 @@
 package lockmodel
 
 import (
+	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -55,7 +56,7 @@ func (m *Model) Token(c *Call, key ast.Expr) (*Call, string) {
 		}
 		if a.Decl == c.Decl {
 			if a.Pos() < c.Pos() && m.SameKey(a, a.Key(), c, key) && m.InScope(a.Value, c.Pos()) {
-				return a, Source(m.Pass.Fset, a.Value)
+				return a, diag.Source(m.Pass.Fset, a.Value)
 			}
 			continue
 		}
@@ -94,7 +95,7 @@ func (m *Model) rebase(v ast.Expr, from, to *ast.FuncDecl) (string, bool) {
 	if recvType(m.Pass.TypesInfo.ObjectOf(id)) != recvType(m.Pass.TypesInfo.ObjectOf(to.Recv.List[0].Names[0])) {
 		return "", false
 	}
-	return toName + strings.TrimPrefix(Source(m.Pass.Fset, v), fromName), true
+	return toName + strings.TrimPrefix(diag.Source(m.Pass.Fset, v), fromName), true
 }
 
 func recvName(d *ast.FuncDecl) string {

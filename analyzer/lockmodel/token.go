@@ -1,6 +1,7 @@
 package lockmodel
 
 import (
+	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -301,7 +302,7 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenSource {
 	}
 	st.seen[e] = true
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-		return TokenSource{Origin: OriginConstant, What: "the constant " + Source(t.m.Pass.Fset, e), At: e}
+		return TokenSource{Origin: OriginConstant, What: "the constant " + diag.Source(t.m.Pass.Fset, e), At: e}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -21,7 +22,7 @@ var doc string
 // Analyzer reports lock acquires whose token is not unique per acquisition.
 var Analyzer = &analysis.Analyzer{
 	Name:     "constanttoken",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#constanttoken",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -89,15 +90,15 @@ func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src 
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
 	}
-	lockmodel.Report(pass, d)
+	diag.Report(pass, d)
 }
 
 func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel ast.Node) {
-	lockmodel.Report(pass, analysis.Diagnostic{
+	diag.Report(pass, analysis.Diagnostic{
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired again with the token %s after the release on line %d: the token is made once and reused by every round, so a renewal or release still in flight from an earlier round passes the owner check of the next; make the token inside the loop, per acquisition, or %s",
-			m.KeyText(c, c.Key()), lockmodel.Source(pass.Fset, c.Value), lockmodel.Line(pass.Fset, rel.Pos()), useObtain),
+			m.KeyText(c, c.Key()), diag.Source(pass.Fset, c.Value), diag.Line(pass.Fset, rel.Pos()), useObtain),
 		Related: []analysis.RelatedInformation{{Pos: rel.Pos(), End: rel.End(), Message: "released here; the loop then acquires again with the same token"}},
 	})
 }

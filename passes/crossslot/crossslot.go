@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -16,7 +17,7 @@ var doc string
 // Analyzer reports multi-key Lua scripts whose keys share no hash tag.
 var Analyzer = &analysis.Analyzer{
 	Name:     "crossslot",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#crossslot",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -46,7 +47,7 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	kind := m.ClusterClient(c)
 	incr := incremented(m, c)
 	isFence := func(i int) bool {
-		return incr[i+1] || lockmodel.NamesFence(lockmodel.Source(pass.Fset, c.Keys[i])) || lockmodel.NamesFence(m.KeyID(c.Keys[i]))
+		return incr[i+1] || lockmodel.NamesFence(diag.Source(pass.Fset, c.Keys[i])) || lockmodel.NamesFence(m.KeyID(c.Keys[i]))
 	}
 	for i := range c.Keys {
 		for j := i + 1; j < len(c.Keys); j++ {
@@ -80,7 +81,7 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 }
 
 func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, lockFence bool) {
-	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
+	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
 	var why string
 	switch {
 	case kind == lockmodel.Ring:
@@ -95,5 +96,5 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, 
 	if lockFence {
 		msg += ", or issue the fence with fix.Obtain and fix.WithFencing, which keeps the fence key in the lock key's slot"
 	}
-	lockmodel.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
+	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
 }

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/analyzer/edit"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -16,7 +18,7 @@ var doc string
 // Analyzer reports lease renewals of a lock key with no atomic owner check.
 var Analyzer = &analysis.Analyzer{
 	Name:     "plainpexpire",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#plainpexpire",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -62,7 +64,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 			what = "the SET overwrites that holder's lock"
 		}
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and %s; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE in one step)",
-			lockmodel.Line(pass.Fset, g.Pos()), c.Command, key, what)
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, what)
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	case c.Overwrites() && acquiredElsewhere(m, c, k):
 		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds the lock now: if this holder's lease expired, it takes the lock from the next holder; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE)",
@@ -77,7 +79,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	if fix, ok := refresh(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
-	lockmodel.Report(pass, d)
+	diag.Report(pass, d)
 }
 
 // acquiredElsewhere reports whether the package acquires the same key with
@@ -99,14 +101,14 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if !c.Lease || !c.Command.IsExpire() {
 		return analysis.SuggestedFix{}, false
 	}
-	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !lockmodel.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
+	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !edit.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
 		return analysis.SuggestedFix{}, false
 	}
 	_, token := m.Token(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
-	return lockmodel.CallFix(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
+	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
+	return edit.CallFix(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
 		src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
 }

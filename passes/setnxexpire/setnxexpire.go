@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/analyzer/edit"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -17,7 +19,7 @@ var doc string
 // and lock keys acquired with no TTL.
 var Analyzer = &analysis.Analyzer{
 	Name:     "setnxexpire",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#setnxexpire",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -39,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !c.Acquires() || !c.NoTTL || paired[c] || m.IsTestFile(c) || !m.IsLockKey(c, c.Key()) {
 			continue
 		}
-		lockmodel.Report(pass, analysis.Diagnostic{
+		diag.Report(pass, analysis.Diagnostic{
 			Pos: c.Pos(),
 			End: c.End(),
 			Message: fmt.Sprintf("lock key %s acquired with no expiry: if this holder dies the lock is never released; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
@@ -51,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	a, e := p.Acquire, p.Expire
-	line := lockmodel.Line(pass.Fset, e.Pos())
+	line := diag.Line(pass.Fset, e.Pos())
 	acq := lockmodel.AcquireName(a)
 	why := fmt.Sprintf("a crash between them leaves the key locked forever, and the %s also runs when %s fails, extending another holder's lock", e.Command, acq)
 	if a.Queued {
@@ -72,7 +74,7 @@ func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	if fix, ok := moveTTL(pass, m, a, e); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
-	lockmodel.Report(pass, d)
+	diag.Report(pass, d)
 }
 
 // moveTTL builds the fix for go-redis: SetNX(ctx, k, v, 0) gets the
@@ -84,21 +86,21 @@ func moveTTL(pass *analysis.Pass, m *lockmodel.Model, a, e *lockmodel.Call) (ana
 	if !e.Lease || !e.Command.IsExpire() {
 		return analysis.SuggestedFix{}, false
 	}
-	if !lockmodel.IsDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {
+	if !edit.IsDuration(pass.TypesInfo.TypeOf(e.TTL)) || !m.InScope(e.TTL, a.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	stmt, ok := e.Stmt.(*ast.ExprStmt)
 	if !ok || stmt.X != e.Outer {
 		return analysis.SuggestedFix{}, false
 	}
-	del, ok := lockmodel.DeleteStmt(pass, stmt)
+	del, ok := edit.DeleteStmt(pass, stmt)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
 	return analysis.SuggestedFix{
 		Message: fmt.Sprintf("Set the TTL in SetNX and remove the separate %s", e.Command),
 		TextEdits: []analysis.TextEdit{
-			{Pos: a.TTL.Pos(), End: a.TTL.End(), NewText: []byte(lockmodel.Source(pass.Fset, e.TTL))},
+			{Pos: a.TTL.Pos(), End: a.TTL.End(), NewText: []byte(diag.Source(pass.Fset, e.TTL))},
 			del,
 		},
 	}, true

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -18,7 +19,7 @@ var doc string
 // Analyzer reports fence counters incremented apart from the acquire.
 var Analyzer = &analysis.Analyzer{
 	Name:     "splitfence",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#splitfence",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -125,8 +126,8 @@ func atomic(m *lockmodel.Model, c *lockmodel.Call, a acquire) bool {
 }
 
 func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
-	key := lockmodel.Source(pass.Fset, c.Key())
-	line := lockmodel.Line(pass.Fset, a.expr.Pos())
+	key := diag.Source(pass.Fset, c.Key())
+	line := diag.Line(pass.Fset, a.expr.Pos())
 	var msg string
 	switch {
 	case c.Queued && a.call != nil && a.call.Queued && c.Func == a.call.Func:
@@ -140,7 +141,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
 			key, a.name, line)
 	}
 	msg += "; issue the fence in the acquire itself: fix.Obtain(ctx, client, key, ttl, fix.WithFencing()) from github.com/locklint/locklint/analyzer/fix (or fix.WithFenceKey to keep this counter) runs SET NX and INCR in one Lua script"
-	lockmodel.Report(pass, analysis.Diagnostic{
+	diag.Report(pass, analysis.Diagnostic{
 		Pos:     c.Pos(),
 		End:     c.End(),
 		Message: msg,

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -18,7 +19,7 @@ var doc string
 // Analyzer reports lock acquisition retried in a loop with no bound.
 var Analyzer = &analysis.Analyzer{
 	Name:      "unboundedretry",
-	Doc:       lockmodel.DocOf(doc),
+	Doc:       diag.Doc(doc),
 	URL:       "https://github.com/locklint/locklint#unboundedretry",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
@@ -80,7 +81,7 @@ func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
 		msg += "; the constant sleep also makes every waiting worker retry in lockstep"
 	}
 	pos := forPos(loop)
-	lockmodel.Report(pass, analysis.Diagnostic{
+	diag.Report(pass, analysis.Diagnostic{
 		Pos:     pos,
 		End:     pos + token.Pos(len("for")),
 		Message: msg,

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/analyzer/edit"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -16,7 +18,7 @@ var doc string
 // Analyzer reports DEL/UNLINK of a lock key with no atomic owner check.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unconditionaldel",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#unconditionaldel",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -59,7 +61,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and the %s removes that holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete in one step)",
-			lockmodel.Line(pass.Fset, g.Pos()), c.Command, key, c.Command)
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, c.Command)
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	} else {
 		d.Message = fmt.Sprintf("lock key %s deleted without an owner check: if this holder's lease expired, %s removes the next holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete)",
@@ -68,7 +70,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
-	lockmodel.Report(pass, d)
+	diag.Report(pass, d)
 }
 
 // release rewrites a go-redis v9 Del of one key whose token is known into
@@ -81,7 +83,7 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	src := func(e ast.Expr) string { return lockmodel.Source(pass.Fset, e) }
-	return lockmodel.CallFix(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
+	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
+	return edit.CallFix(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
 		src(c.Ctx), src(c.Recv), src(k), token)
 }

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -17,7 +18,7 @@ var doc string
 // owner check.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unguardedscript",
-	Doc:      lockmodel.DocOf(doc),
+	Doc:      diag.Doc(doc),
 	URL:      "https://github.com/locklint/locklint#unguardedscript",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
@@ -148,5 +149,5 @@ func report(pass *analysis.Pass, text lockmodel.ScriptText, w *lockmodel.LuaCall
 	}
 	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) with no owner check in the script: if this holder's lease expired, it %s the next holder's lock; compare first, in the same script: if redis.call('GET', KEYS[%d]) == ARGV[1] then ... end",
 		where, w.Command, k, why, verb, k)
-	lockmodel.Report(pass, analysis.Diagnostic{Pos: text.At.Pos(), End: text.At.End(), Message: msg})
+	diag.Report(pass, analysis.Diagnostic{Pos: text.At.Pos(), End: text.At.End(), Message: msg})
 }

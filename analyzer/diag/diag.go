@@ -1,0 +1,118 @@
+// Package diag is how locklint's passes report: the //locklint:ignore
+// directives, generated files, the source text quoted in messages, and the
+// analyzer documentation taken from each pass's doc.go.
+package diag
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Report reports d unless a //locklint:ignore directive with a reason
+// names pass's analyzer on the diagnostic's line or the line above. In a
+// generated file the finding stands but its fixes are dropped: the edit
+// belongs in the generator, and the drivers refuse to apply it anyway.
+func Report(pass *analysis.Pass, d analysis.Diagnostic) {
+	if ignored(pass, d.Pos) {
+		return
+	}
+	if f := fileOf(pass, d.Pos); f != nil && ast.IsGenerated(f) {
+		d.SuggestedFixes = nil
+	}
+	pass.Report(d)
+}
+
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// ignored scans the comments of the file holding pos. Directives are rare
+// and diagnostics rarer, so this costs nothing on clean code.
+func ignored(pass *analysis.Pass, pos token.Pos) bool {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return false
+	}
+	line := tf.Line(pos)
+	f := fileOf(pass, pos)
+	if f == nil {
+		return false
+	}
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			l := tf.Line(c.Slash)
+			if l != line && l != line-1 {
+				continue
+			}
+			if name, reason, ok := parseIgnore(c.Text); ok && reason != "" && (name == pass.Analyzer.Name || name == "all") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseIgnore parses "//locklint:ignore <analyzer> <reason>".
+func parseIgnore(text string) (name, reason string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "//locklint:ignore")
+	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+		return "", "", false
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return "", "", false
+	}
+	return fields[0], strings.Join(fields[1:], " "), true
+}
+
+// Source returns the source text of n as formatted Go.
+func Source(fset *token.FileSet, n ast.Node) string {
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, n); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+// Line returns the line number of pos.
+func Line(fset *token.FileSet, pos token.Pos) int { return fset.Position(pos).Line }
+
+// Doc extracts an analyzer's Doc from the source of its doc.go: the
+// section under the "# Analyzer <name>" heading of the package comment.
+// It panics when there is none, as x/tools' MustExtractDoc does: a pass
+// without documentation is a build mistake, not a runtime condition.
+func Doc(src string) string {
+	var lines []string
+	in, found := false, false
+	for _, l := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(l, "//") {
+			if in {
+				break
+			}
+			continue
+		}
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "# Analyzer ") {
+			in, found = true, true
+			continue
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	doc := strings.TrimSpace(strings.Join(lines, "\n"))
+	if !found || doc == "" {
+		panic("diag.Doc: no \"# Analyzer <name>\" section in doc.go")
+	}
+	return doc
+}

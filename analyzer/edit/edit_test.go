@@ -1,0 +1,116 @@
+package edit
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// pass type-checks src as one file of package p, with the lock library
+// and any other import standing in as empty packages.
+func pass(t *testing.T, src string) (*analysis.Pass, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	name := filepath.Join(t.TempDir(), "p.go")
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std := importer.Default()
+	conf := types.Config{Importer: importerFunc(func(path string) (*types.Package, error) {
+		if p, err := std.Import(path); err == nil {
+			return p, nil
+		}
+		return types.NewPackage(path, path[strings.LastIndex(path, "/")+1:]), nil
+	}), Error: func(error) {}}
+	pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)
+	return &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: pkg, ReadFile: os.ReadFile}, f
+}
+
+type importerFunc func(string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// apply applies edits to the file's source.
+func apply(t *testing.T, p *analysis.Pass, f *ast.File, edits []analysis.TextEdit) string {
+	t.Helper()
+	tf := p.Fset.File(f.Pos())
+	src, err := os.ReadFile(tf.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(src)
+	// Apply from the end so earlier offsets stay valid.
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		out = out[:tf.Offset(e.Pos)] + string(e.NewText) + out[tf.Offset(e.End):]
+	}
+	return out
+}
+
+func TestImportFix(t *testing.T) {
+	const lib = `"github.com/locklint/locklint/analyzer/fix"`
+	for _, tc := range []struct {
+		name, src string
+		ok        bool
+		as        string
+		want      string // a fragment of the edited source
+	}{
+		{"block", "package p\n\nimport (\n\t\"time\"\n)\n\nvar _ = time.Now\n", true, "fix", "\t\"time\"\n\t" + lib + "\n)"},
+		{"single import becomes a block", "package p\n\nimport \"time\"\n\nvar _ = time.Now\n", true, "fix", "import (\n\t\"time\"\n\t" + lib + "\n)"},
+		{"no imports", "package p\n\nvar x = 1\n", true, "fix", "package p\n\nimport " + lib},
+		{"already imported", "package p\n\nimport " + lib + "\n\nvar _ = fix.X\n", true, "fix", ""},
+		{"imported under a name", "package p\n\nimport lk " + lib + "\n\nvar _ = lk.X\n", true, "lk", ""},
+		{"dot import", "package p\n\nimport . " + lib + "\n", false, "", ""},
+		{"blank import", "package p\n\nimport _ " + lib + "\n", false, "", ""},
+		{"name taken by a declaration", "package p\n\nvar fix = 1\n", false, "", ""},
+		{"name taken by another import", "package p\n\nimport \"example.com/x/fix\"\n\nvar _ = fix.Y\n", false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, f := pass(t, tc.src)
+			as, edits, ok := ImportFix(p, f)
+			if ok != tc.ok || as != tc.as {
+				t.Fatalf("ImportFix = %q, ok %v; want %q, ok %v", as, ok, tc.as, tc.ok)
+			}
+			if tc.want == "" {
+				if len(edits) != 0 {
+					t.Errorf("edits %v, want none", edits)
+				}
+				return
+			}
+			if got := apply(t, p, f, edits); !strings.Contains(got, tc.want) {
+				t.Errorf("edited source:\n%s\nwant it to contain:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDeleteStmt(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"alone on its line", "package p\n\nfunc f() {\n\tg()\n\th()\n}\n\nfunc g() {}\nfunc h() {}\n", "func f() {\n\th()\n}"},
+		{"beside another statement", "package p\n\nfunc f() {\n\tg(); h()\n}\n\nfunc g() {}\nfunc h() {}\n", "func f() {\n\t; h()\n}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, f := pass(t, tc.src)
+			stmt := f.Decls[0].(*ast.FuncDecl).Body.List[0]
+			e, ok := DeleteStmt(p, stmt)
+			if !ok {
+				t.Fatal("DeleteStmt refused")
+			}
+			if got := apply(t, p, f, []analysis.TextEdit{e}); !strings.Contains(got, tc.want) {
+				t.Errorf("edited source:\n%s\nwant it to contain:\n%s", got, tc.want)
+			}
+		})
+	}
+}
