@@ -48,41 +48,6 @@ var goRedisMethods = map[string]goRedisCmd{
 	"Exec":       {cmd: CmdExec},
 }
 
-// recvTypeName returns the name of the type a method is declared on.
-func recvTypeName(fn *types.Func) string {
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
-// namedIn returns the name of t's (pointer-dereferenced) named type when
-// it is declared in a go-redis package.
-func goRedisTypeName(t types.Type) string {
-	if t == nil {
-		return ""
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return ""
-	}
-	if clientPaths[n.Obj().Pkg().Path()] != GoRedis {
-		return ""
-	}
-	return n.Obj().Name()
-}
-
 func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	name := fn.Name()
 	ps := params(fn)

@@ -258,22 +258,6 @@ func (k *keyIndex) render(sb *strings.Builder, e ast.Expr, depth int) {
 	}
 }
 
-// recvType returns the receiver's type name when obj is a method receiver.
-func recvType(obj types.Object) string {
-	v, ok := obj.(*types.Var)
-	if !ok || v.Kind() != types.RecvVar {
-		return ""
-	}
-	t := v.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
 // SameKey reports whether a (a key of call ca) and b (of call cb) denote
 // the same Redis key: equal identities, and no variable in them reassigned
 // between the two calls.
@@ -343,7 +327,7 @@ func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
 		}
 		if sel.Kind() == types.FieldVal {
 			// type RedisLock struct{ key string }: the key of a lock.
-			if n := namedOf(sel.Recv()); n != "" && w.MatchText(n) {
+			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) {
 				return true
 			}
 			for _, v := range k.fieldVals[sel.Obj()] {
@@ -381,7 +365,7 @@ func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]boo
 	}
 	if f, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
 		if sel := info.Selections[f]; sel != nil {
-			if n := namedOf(sel.Recv()); n != "" && w.MatchText(n) {
+			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) {
 				return true
 			}
 		}
@@ -430,17 +414,6 @@ func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(a
 		return true
 	})
 	return found
-}
-
-// namedOf returns the name of t's named type, through one pointer.
-func namedOf(t types.Type) string {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
 }
 
 // InScope reports whether every variable e mentions is visible at pos, so

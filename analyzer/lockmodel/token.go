@@ -407,7 +407,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		return src
 	}
-	owner := namedType(sel.Recv())
+	owner := namedOf(sel.Recv())
 	if owner == nil {
 		return src
 	}
@@ -431,26 +431,15 @@ func constructs(info *types.Info, fn *ast.FuncDecl, owner *types.Named) bool {
 		return false
 	}
 	sig := obj.Type().(*types.Signature)
-	if r := sig.Recv(); r != nil && namedType(r.Type()) == owner {
+	if r := sig.Recv(); r != nil && namedOf(r.Type()) == owner {
 		return false
 	}
 	for i := range sig.Results().Len() {
-		if namedType(sig.Results().At(i).Type()) == owner {
+		if namedOf(sig.Results().At(i).Type()) == owner {
 			return true
 		}
 	}
 	return false
-}
-
-func namedType(t types.Type) *types.Named {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, _ := t.(*types.Named)
-	if n != nil {
-		n = n.Origin()
-	}
-	return n
 }
 
 func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource {
