@@ -30,13 +30,7 @@ func MayReturn(info *types.Info) func(*ast.CallExpr) bool {
 		case *types.Builtin:
 			return obj.Name() != "panic"
 		case *types.Func:
-			if obj.Pkg() == nil {
-				return true
-			}
-			switch obj.Pkg().Path() + "." + obj.Name() {
-			case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
-				return false
-			}
+			return lookup(obj) != apiNoReturn
 		}
 		return true
 	}

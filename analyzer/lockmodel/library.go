@@ -9,5 +9,5 @@ const FixPath = "github.com/locklint/locklint/analyzer/fix"
 // IsLibraryRelease reports whether fn is the lock library's owner-checked
 // release or renewal, which passes a token back to the server.
 func IsLibraryRelease(fn *types.Func) bool {
-	return fn.Pkg() != nil && fn.Pkg().Path() == FixPath && (fn.Name() == "Release" || fn.Name() == "Refresh")
+	return lookup(fn) == apiOwnerChecked
 }

@@ -375,11 +375,10 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenSource {
 	if fn == nil || fn.Pkg() == nil || i != 0 {
 		return TokenSource{}
 	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "os.Hostname", "os.Executable", "os.Getwd":
+	switch lookup(fn) {
+	case apiProcess:
 		return TokenSource{Origin: OriginProcess, What: fn.Pkg().Path() + "." + fn.Name(), At: call}
-	case "github.com/google/uuid.NewRandom", "github.com/google/uuid.NewV7", "github.com/google/uuid.NewUUID",
-		"github.com/gofrs/uuid.NewV4", "github.com/gofrs/uuid.NewV7", "github.com/gofrs/uuid/v5.NewV4", "github.com/gofrs/uuid/v5.NewV7":
+	case apiFresh:
 		return TokenSource{Origin: OriginFresh, What: fn.FullName()}
 	}
 	return TokenSource{}
@@ -461,34 +460,32 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 		}
 		return concat(parts...)
 	}
-	switch {
-	case path == "crypto/rand":
-		return TokenSource{Origin: OriginFresh, What: "crypto/rand"}
-	case isMathRand(path):
+	known := knowledge[path] != nil
+	switch a := lookup(fn); {
+	case a == apiFresh:
+		if path == "crypto/rand" {
+			return TokenSource{Origin: OriginFresh, What: "crypto/rand"}
+		}
+		return TokenSource{Origin: OriginFresh, What: fn.FullName()}
+	case a == apiMathRand, recv != nil && isMathRand(path):
 		return TokenSource{Origin: OriginMathRand, What: path, At: call}
-	case path == "time":
-		if recv != nil {
-			return withRecv()
-		}
-		switch name {
-		case "Now", "Since", "Until":
-			return TokenSource{Origin: OriginClock, What: "time." + name, At: call}
-		}
-		return TokenSource{}
-	case path == "github.com/gogf/gf/v2/os/gtime":
-		// goframe's clock: gtime.Now().Unix(), gtime.TimestampMilli().
-		if recv != nil {
-			return withRecv()
-		}
-		if name == "Now" || strings.HasPrefix(name, "Timestamp") {
-			return TokenSource{Origin: OriginClock, What: "gtime." + name, At: call}
+	case a == apiClock:
+		return TokenSource{Origin: OriginClock, What: fn.Pkg().Name() + "." + name, At: call}
+	case a == apiProcess:
+		return TokenSource{Origin: OriginProcess, What: fn.Pkg().Name() + "." + name, At: call}
+	case a == apiPassThrough:
+		return t.args(call.Args, st, depth)
+	case a == apiNameBased:
+		// A name-based UUID is as unique as the name it hashes.
+		if len(call.Args) == 2 {
+			return t.expr(call.Args[1], st, depth+1)
 		}
 		return TokenSource{}
-	case path == "os":
-		switch name {
-		case "Getpid", "Getppid", "Getuid", "Getenv":
-			return TokenSource{Origin: OriginProcess, What: "os." + name, At: call}
-		}
+	case known && recv != nil:
+		// A method of a known package's type (t.Unix(), id.String()) is
+		// as unique as its receiver and arguments.
+		return withRecv()
+	case known:
 		return TokenSource{}
 	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
 		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
@@ -501,23 +498,6 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 			return t.args(call.Args, st, depth)
 		}
 		return withRecv()
-	case path == "github.com/google/uuid", path == "github.com/gofrs/uuid", path == "github.com/gofrs/uuid/v5":
-		switch name {
-		case "New", "NewString", "NewRandom", "NewV4", "NewV7", "NewUUID", "NewV1", "NewV6":
-			return TokenSource{Origin: OriginFresh, What: fn.FullName()}
-		case "Must":
-			return t.args(call.Args, st, depth)
-		case "NewMD5", "NewSHA1", "NewV3", "NewV5":
-			// A name-based UUID is as unique as the name it hashes.
-			if len(call.Args) == 2 {
-				return t.expr(call.Args[1], st, depth+1)
-			}
-			return TokenSource{}
-		}
-		if recv != nil {
-			return withRecv()
-		}
-		return TokenSource{}
 	}
 	if decl := t.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
@@ -558,10 +538,7 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenSour
 			return false
 		case *ast.Ident:
 			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
-				switch obj.Pkg().Path() {
-				case "crypto/rand", "github.com/google/uuid", "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5":
-					fresh = true
-				}
+				fresh = fresh || freshPackages[obj.Pkg().Path()]
 			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {

@@ -1,0 +1,92 @@
+package lockmodel
+
+import "go/types"
+
+// What the model knows about functions outside the Redis clients, as data
+// keyed by package path and name, the way staticcheck keeps its knowledge
+// package. Token origins, the calls that end a function, and the packages
+// whose use marks a helper as making fresh values all read this table.
+
+// api is what a known function does, for the model's questions.
+type api uint8
+
+const (
+	apiNone api = iota
+	// apiFresh returns a value made fresh per call: crypto/rand, random
+	// UUIDs.
+	apiFresh
+	// apiClock reads the clock.
+	apiClock
+	// apiProcess returns the same value for every call in a process: the
+	// host name, the process id, the environment.
+	apiProcess
+	// apiMathRand draws from math/rand.
+	apiMathRand
+	// apiNameBased is a name-based UUID: as unique as the name it hashes,
+	// its second argument.
+	apiNameBased
+	// apiPassThrough returns its argument's value (uuid.Must).
+	apiPassThrough
+	// apiNoReturn ends the function: os.Exit, log.Fatal, runtime.Goexit.
+	apiNoReturn
+	// apiOwnerChecked is the lock library's release or renewal, which
+	// sends the token back for the server to compare.
+	apiOwnerChecked
+)
+
+// anyName stands for every function of a package.
+const anyName = "*"
+
+var uuidAPI = map[string]api{
+	"New": apiFresh, "NewString": apiFresh, "NewRandom": apiFresh, "NewV4": apiFresh, "NewV7": apiFresh,
+	"NewUUID": apiFresh, "NewV1": apiFresh, "NewV6": apiFresh,
+	"Must":   apiPassThrough,
+	"NewMD5": apiNameBased, "NewSHA1": apiNameBased, "NewV3": apiNameBased, "NewV5": apiNameBased,
+}
+
+// freshPackages are the packages whose use in a helper's body makes what
+// it returns fresh.
+var freshPackages = map[string]bool{
+	"crypto/rand": true, "github.com/google/uuid": true, "github.com/gofrs/uuid": true, "github.com/gofrs/uuid/v5": true,
+}
+
+var knowledge = map[string]map[string]api{
+	"crypto/rand":  {anyName: apiFresh},
+	"math/rand":    {anyName: apiMathRand},
+	"math/rand/v2": {anyName: apiMathRand},
+	"time":         {"Now": apiClock, "Since": apiClock, "Until": apiClock},
+	"os": {
+		"Getpid": apiProcess, "Getppid": apiProcess, "Getuid": apiProcess, "Getenv": apiProcess,
+		"Hostname": apiProcess, "Executable": apiProcess, "Getwd": apiProcess,
+		"Exit": apiNoReturn,
+	},
+	"runtime": {"Goexit": apiNoReturn},
+	"log": {
+		"Fatal": apiNoReturn, "Fatalf": apiNoReturn, "Fatalln": apiNoReturn,
+		"Panic": apiNoReturn, "Panicf": apiNoReturn, "Panicln": apiNoReturn,
+	},
+	FixPath:                    {"Release": apiOwnerChecked, "Refresh": apiOwnerChecked},
+	"github.com/google/uuid":   uuidAPI,
+	"github.com/gofrs/uuid":    uuidAPI,
+	"github.com/gofrs/uuid/v5": uuidAPI,
+	// goframe's clock.
+	"github.com/gogf/gf/v2/os/gtime": {
+		"Now": apiClock, "Timestamp": apiClock, "TimestampMilli": apiClock, "TimestampMicro": apiClock,
+		"TimestampNano": apiClock, "TimestampStr": apiClock, "TimestampMilliStr": apiClock,
+		"TimestampMicroStr": apiClock, "TimestampNanoStr": apiClock,
+	},
+}
+
+// lookup returns what the model knows of a package-level function (not a
+// method: a method of a known package's type is only as known as its
+// receiver).
+func lookup(fn *types.Func) api {
+	if fn == nil || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return apiNone
+	}
+	byName := knowledge[fn.Pkg().Path()]
+	if a, ok := byName[fn.Name()]; ok {
+		return a
+	}
+	return byName[anyName]
+}
