@@ -15,14 +15,14 @@ import (
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
-// ImportFix returns the name under which file can refer to the lock
+// ImportLibrary returns the name under which file can refer to the lock
 // library, and the edit that adds the import when it is missing. ok is
 // false when the name is taken in the file, or the library is imported
 // under _ or as a dot import.
-func ImportFix(pass *analysis.Pass, file *ast.File) (name string, edits []analysis.TextEdit, ok bool) {
+func ImportLibrary(pass *analysis.Pass, file *ast.File) (name string, edits []analysis.TextEdit, ok bool) {
 	for _, imp := range file.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
-		if path == lockmodel.FixPath {
+		if path == lockmodel.LibraryPath {
 			if imp.Name != nil {
 				if imp.Name.Name == "_" || imp.Name.Name == "." {
 					return "", nil, false
@@ -53,16 +53,16 @@ func ImportFix(pass *analysis.Pass, file *ast.File) (name string, edits []analys
 			continue
 		}
 		if gd.Lparen.IsValid() {
-			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + strconv.Quote(lockmodel.FixPath) + "\n")}}, true
+			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + strconv.Quote(lockmodel.LibraryPath) + "\n")}}, true
 		}
 		// import "x" -> import ("x"; "fix")
 		spec := gd.Specs[0]
 		return name, []analysis.TextEdit{
 			{Pos: spec.Pos(), End: spec.Pos(), NewText: []byte("(\n\t")},
-			{Pos: spec.End(), End: spec.End(), NewText: []byte("\n\t" + strconv.Quote(lockmodel.FixPath) + "\n)")},
+			{Pos: spec.End(), End: spec.End(), NewText: []byte("\n\t" + strconv.Quote(lockmodel.LibraryPath) + "\n)")},
 		}, true
 	}
-	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + strconv.Quote(lockmodel.FixPath))}}, true
+	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + strconv.Quote(lockmodel.LibraryPath))}}, true
 }
 
 // DeleteStmt returns an edit that removes stmt and, when it is alone on
@@ -93,11 +93,11 @@ func DeleteStmt(pass *analysis.Pass, stmt ast.Stmt) (analysis.TextEdit, bool) {
 	return analysis.TextEdit{Pos: stmt.Pos(), End: stmt.End()}, true
 }
 
-// CallFix rewrites the command call c into a call of the library's
+// LibraryCall rewrites the command call c into a call of the library's
 // function fn with the given argument sources, adding the import. The
 // library's functions return an error, so the rewrite replaces c where it
 // stands as a statement (plain, deferred or go), or c.Err() anywhere.
-func CallFix(pass *analysis.Pass, c *lockmodel.Call, fn, message string, args ...string) (analysis.SuggestedFix, bool) {
+func LibraryCall(pass *analysis.Pass, c *lockmodel.Call, fn, message string, args ...string) (analysis.SuggestedFix, bool) {
 	target := ast.Node(c.Expr)
 	switch {
 	case c.Outer == c.Expr:
@@ -115,7 +115,7 @@ func CallFix(pass *analysis.Pass, c *lockmodel.Call, fn, message string, args ..
 	default:
 		return analysis.SuggestedFix{}, false
 	}
-	name, edits, ok := ImportFix(pass, c.File)
+	name, edits, ok := ImportLibrary(pass, c.File)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}

@@ -79,9 +79,9 @@ func TestImportFix(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, f := pass(t, tc.src)
-			as, edits, ok := ImportFix(p, f)
+			as, edits, ok := ImportLibrary(p, f)
 			if ok != tc.ok || as != tc.as {
-				t.Fatalf("ImportFix = %q, ok %v; want %q, ok %v", as, ok, tc.as, tc.ok)
+				t.Fatalf("ImportLibrary = %q, ok %v; want %q, ok %v", as, ok, tc.as, tc.ok)
 			}
 			if tc.want == "" {
 				if len(edits) != 0 {

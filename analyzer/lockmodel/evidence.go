@@ -2,12 +2,13 @@ package lockmodel
 
 import (
 	"fmt"
-	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
+
+	"github.com/locklint/locklint/analyzer/diag"
 )
 
 // Evidence says what makes a key a lock key. Real code often names the

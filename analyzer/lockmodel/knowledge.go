@@ -65,7 +65,7 @@ var knowledge = map[string]map[string]api{
 		"Fatal": apiNoReturn, "Fatalf": apiNoReturn, "Fatalln": apiNoReturn,
 		"Panic": apiNoReturn, "Panicf": apiNoReturn, "Panicln": apiNoReturn,
 	},
-	FixPath:                    {"Release": apiOwnerChecked, "Refresh": apiOwnerChecked},
+	LibraryPath:                {"Release": apiOwnerChecked, "Refresh": apiOwnerChecked},
 	"github.com/google/uuid":   uuidAPI,
 	"github.com/gofrs/uuid":    uuidAPI,
 	"github.com/gofrs/uuid/v5": uuidAPI,

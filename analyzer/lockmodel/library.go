@@ -2,9 +2,9 @@ package lockmodel
 
 import "go/types"
 
-// FixPath is the import path of the reference lock library that the
+// LibraryPath is the import path of the reference lock library that the
 // diagnostics and suggested fixes point to.
-const FixPath = "github.com/locklint/locklint/analyzer/fix"
+const LibraryPath = "github.com/locklint/locklint/analyzer/fix"
 
 // IsLibraryRelease reports whether fn is the lock library's owner-checked
 // release or renewal, which passes a token back to the server.

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -351,4 +352,9 @@ func reachesClient(pkg *types.Package) bool {
 		return false
 	}
 	return visit(pkg)
+}
+
+// IsTestFile reports whether c sits in a _test.go file.
+func (m *Model) IsTestFile(c *Call) bool {
+	return strings.HasSuffix(m.Pass.Fset.File(c.Pos()).Name(), "_test.go")
 }

@@ -1,55 +1,15 @@
 package lockmodel
 
 import (
-	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
 
+	"github.com/locklint/locklint/analyzer/diag"
+
 	"golang.org/x/tools/go/types/typeutil"
 )
-
-// Origin is where the value an acquire stores comes from, as far as the
-// type checker and local data flow can tell.
-type Origin uint8
-
-// Origins. The kinds after OriginFresh are not unique per acquisition and
-// are ordered from the least to the most entropy: a value built from
-// several of them has the kind of its strongest part.
-const (
-	// OriginUnknown is a parameter, a function of another package, or a
-	// shape the model does not follow. Passes stay silent on it.
-	OriginUnknown Origin = iota
-	// OriginFresh is generated per evaluation: crypto/rand, a random UUID,
-	// or a helper of this package whose body uses one of them.
-	OriginFresh
-	// OriginConstant is a literal or a constant.
-	OriginConstant
-	// OriginProcess is the same for every acquisition of a process: the
-	// host name, the process id, an environment variable.
-	OriginProcess
-	// OriginOnce is computed once and kept: a package-level variable, or a
-	// field set only when its struct is constructed.
-	OriginOnce
-	// OriginClock is read from the clock (time.Now and what is computed
-	// from it): two acquisitions in one tick get the same value.
-	OriginClock
-	// OriginMathRand comes from math/rand or math/rand/v2.
-	OriginMathRand
-)
-
-// Weak reports whether o is known not to be unique per acquisition.
-func (o Origin) Weak() bool { return o >= OriginConstant }
-
-// TokenSource is the origin of an acquire's value, with the part that
-// decided it: what it is ("os.Hostname", "package-level variable owner")
-// and where (a declaration or a store), for the diagnostic.
-type TokenSource struct {
-	Origin Origin
-	What   string
-	At     ast.Node
-}
 
 // Tokens classifies the values acquires store. It indexes the package's
 // assignments once; build it once per pass with Model.Tokens.
@@ -67,7 +27,7 @@ type Tokens struct {
 	pkgInit  map[types.Object]localDef
 	pkgLater map[types.Object]bool
 	fields   map[types.Object][]fieldStore
-	fills    map[types.Object]TokenSource // buffers filled by a Read
+	fills    map[types.Object]TokenOrigin // buffers filled by a Read
 	funcs    map[*types.Func]*ast.FuncDecl
 }
 
@@ -94,7 +54,7 @@ func (m *Model) Tokens() *Tokens {
 		pkgInit:  map[types.Object]localDef{},
 		pkgLater: map[types.Object]bool{},
 		fields:   map[types.Object][]fieldStore{},
-		fills:    map[types.Object]TokenSource{},
+		fills:    map[types.Object]TokenOrigin{},
 		funcs:    map[*types.Func]*ast.FuncDecl{},
 	}
 	if m.keys == nil {
@@ -242,16 +202,16 @@ func (t *Tokens) fill(call *ast.CallExpr) {
 		return
 	}
 	buf := call.Args[0]
-	var src TokenSource
+	var src TokenOrigin
 	switch path := fn.Pkg().Path(); {
 	case fn.Name() == "Read" && path == "crypto/rand":
-		src = TokenSource{Origin: OriginFresh, What: "crypto/rand"}
+		src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
 	case fn.Name() == "Read" && isMathRand(path):
-		src = TokenSource{Origin: OriginMathRand, What: path + ".Read", At: call}
+		src = TokenOrigin{Origin: OriginMathRand, What: path + ".Read", At: call}
 	case path == "io" && (fn.Name() == "ReadFull" || fn.Name() == "ReadAtLeast") && len(call.Args) > 1:
 		if r, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
 			if v, ok := t.info.ObjectOf(r.Sel).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
-				src = TokenSource{Origin: OriginFresh, What: "crypto/rand"}
+				src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
 			}
 		}
 		buf = call.Args[1]
@@ -273,11 +233,11 @@ func (t *Tokens) fill(call *ast.CallExpr) {
 
 func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
 
-// Source classifies the value c stores. It is OriginUnknown when c stores
+// Classify returns the origin of the value c stores. It is OriginUnknown when c stores
 // nothing the model can read.
-func (t *Tokens) Source(c *Call) TokenSource {
+func (t *Tokens) Classify(c *Call) TokenOrigin {
 	if c.Value == nil || t.m.keys == nil {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	st := &tokenState{decl: c.Decl, seen: map[ast.Node]bool{}}
 	st.handle = t.handleKey(c.Key(), c.Decl)
@@ -295,14 +255,14 @@ type tokenState struct {
 
 const maxTokenDepth = 8
 
-func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenSource {
+func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	e = ast.Unparen(e)
 	if depth > maxTokenDepth || st.seen[e] {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	st.seen[e] = true
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-		return TokenSource{Origin: OriginConstant, What: "the constant " + diag.Source(t.m.Pass.Fset, e), At: e}
+		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Source(t.m.Pass.Fset, e), At: e}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -312,10 +272,10 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenSource {
 			if sel.Kind() == types.FieldVal {
 				return t.field(e, sel, st, depth)
 			}
-			return TokenSource{}
+			return TokenOrigin{}
 		}
 		// A qualified identifier: another package's variable.
-		return TokenSource{}
+		return TokenOrigin{}
 	case *ast.BinaryExpr:
 		return concat(t.expr(e.X, st, depth+1), t.expr(e.Y, st, depth+1))
 	case *ast.SliceExpr:
@@ -323,21 +283,21 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenSource {
 	case *ast.CallExpr:
 		return t.call(e, st, depth)
 	}
-	return TokenSource{}
+	return TokenOrigin{}
 }
 
-func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenSource {
+func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	v, ok := t.info.ObjectOf(id).(*types.Var)
 	if !ok || v.Pkg() == nil {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	if t.pkgLevel(v) {
 		if t.pkgLater[v] {
-			return TokenSource{}
+			return TokenOrigin{}
 		}
 		what := "package-level variable " + v.Name()
 		if d, ok := t.pkgInit[v]; ok {
-			var s TokenSource
+			var s TokenOrigin
 			switch {
 			case d.val != nil:
 				s = t.expr(d.val, st, depth+1)
@@ -349,52 +309,52 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenSource {
 				return s
 			}
 		}
-		return TokenSource{Origin: OriginOnce, What: what + ", set once per process", At: id}
+		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id}
 	}
 	if src, ok := t.fills[v]; ok {
 		return src
 	}
 	if t.multi[v] {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	d, ok := t.locals[v]
 	switch {
 	case !ok:
-		return TokenSource{}
+		return TokenOrigin{}
 	case d.val != nil:
 		return t.expr(d.val, st, depth+1)
 	case d.tuple != nil:
 		return t.tuple(d.tuple, d.index)
 	}
-	return TokenSource{}
+	return TokenOrigin{}
 }
 
 // tuple classifies result i of a multi-value call: host, err := os.Hostname().
-func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenSource {
+func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
 	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || i != 0 {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	switch lookup(fn) {
 	case apiProcess:
-		return TokenSource{Origin: OriginProcess, What: fn.Pkg().Path() + "." + fn.Name(), At: call}
+		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Path() + "." + fn.Name(), At: call}
 	case apiFresh:
-		return TokenSource{Origin: OriginFresh, What: fn.FullName()}
+		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
 	}
-	return TokenSource{}
+	return TokenOrigin{}
 }
 
 // field classifies a field read: the values stored into it, and whether
 // they are stored only where the struct is constructed.
-func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenSource {
+func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenOrigin {
 	stores := t.fields[sel.Obj()]
 	if len(stores) == 0 {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
-	var srcs []TokenSource
+	var srcs []TokenOrigin
 	for _, s := range stores {
 		if s.val == nil {
-			return TokenSource{}
+			return TokenOrigin{}
 		}
 		inner := &tokenState{decl: s.fn, seen: st.seen}
 		srcs = append(srcs, t.expr(s.val, inner, depth+1))
@@ -419,7 +379,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		ctor = s.fn
 	}
-	return TokenSource{Origin: OriginOnce, What: "field " + e.Sel.Name + ", set once in " + ctor.Name.Name, At: ctor.Name}
+	return TokenOrigin{Origin: OriginOnce, What: "field " + e.Sel.Name + ", set once in " + ctor.Name.Name, At: ctor.Name}
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not
@@ -441,18 +401,18 @@ func constructs(info *types.Info, fn *ast.FuncDecl, owner *types.Named) bool {
 	return false
 }
 
-func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource {
+func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		return t.args(call.Args, st, depth)
 	}
 	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
 	recv := fn.Type().(*types.Signature).Recv()
-	withRecv := func() TokenSource {
-		parts := []TokenSource{t.args(call.Args, st, depth)}
+	withRecv := func() TokenOrigin {
+		parts := []TokenOrigin{t.args(call.Args, st, depth)}
 		if recv != nil {
 			if x := recvOf(call); x != nil {
 				parts = append(parts, t.expr(x, st, depth+1))
@@ -464,15 +424,15 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 	switch a := lookup(fn); {
 	case a == apiFresh:
 		if path == "crypto/rand" {
-			return TokenSource{Origin: OriginFresh, What: "crypto/rand"}
+			return TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
 		}
-		return TokenSource{Origin: OriginFresh, What: fn.FullName()}
+		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
 	case a == apiMathRand, recv != nil && isMathRand(path):
-		return TokenSource{Origin: OriginMathRand, What: path, At: call}
+		return TokenOrigin{Origin: OriginMathRand, What: path, At: call}
 	case a == apiClock:
-		return TokenSource{Origin: OriginClock, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginClock, What: fn.Pkg().Name() + "." + name, At: call}
 	case a == apiProcess:
-		return TokenSource{Origin: OriginProcess, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Name() + "." + name, At: call}
 	case a == apiPassThrough:
 		return t.args(call.Args, st, depth)
 	case a == apiNameBased:
@@ -480,18 +440,18 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 		if len(call.Args) == 2 {
 			return t.expr(call.Args[1], st, depth+1)
 		}
-		return TokenSource{}
+		return TokenOrigin{}
 	case known && recv != nil:
 		// A method of a known package's type (t.Unix(), id.String()) is
 		// as unique as its receiver and arguments.
 		return withRecv()
 	case known:
-		return TokenSource{}
+		return TokenOrigin{}
 	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
 		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
 		path == "encoding/base64", path == "encoding/base32":
 		if recv != nil && recvTypeName(fn) == "Builder" {
-			return TokenSource{}
+			return TokenOrigin{}
 		}
 		if recv != nil && (path == "encoding/base64" || path == "encoding/base32") {
 			// base64.StdEncoding.EncodeToString(b): the encoding is fixed.
@@ -502,12 +462,12 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenSource
 	if decl := t.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
 	}
-	return TokenSource{}
+	return TokenOrigin{}
 }
 
 // args concatenates the sources of call arguments; a multi-value call as
 // the only argument (uuid.Must(uuid.NewRandom())) is its first result.
-func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenSource {
+func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 	if len(args) == 1 {
 		if call, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
 			if tup, ok := t.info.TypeOf(call).(*types.Tuple); ok && tup.Len() > 1 {
@@ -515,7 +475,7 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenSource {
 			}
 		}
 	}
-	parts := make([]TokenSource, 0, len(args))
+	parts := make([]TokenOrigin, 0, len(args))
 	for _, a := range args {
 		parts = append(parts, t.expr(a, st, depth+1))
 	}
@@ -525,9 +485,9 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenSource {
 // helper classifies what a function of this package returns: fresh when
 // its body draws from crypto/rand or a UUID generator, else the values of
 // its return statements, any of which may be the token.
-func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenSource {
+func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	if st.seen[decl] {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	st.seen[decl] = true
 	fresh := false
@@ -548,13 +508,13 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenSour
 		return true
 	})
 	if fresh {
-		return TokenSource{Origin: OriginFresh, What: decl.Name.Name}
+		return TokenOrigin{Origin: OriginFresh, What: decl.Name.Name}
 	}
 	if len(rets) == 0 {
-		return TokenSource{}
+		return TokenOrigin{}
 	}
 	inner := &tokenState{decl: decl, seen: st.seen}
-	srcs := make([]TokenSource, 0, len(rets))
+	srcs := make([]TokenOrigin, 0, len(rets))
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))
 	}
@@ -563,114 +523,4 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenSour
 		src.What += ", returned by " + decl.Name.Name
 	}
 	return src
-}
-
-// concat combines the parts of one value: any fresh part makes it fresh;
-// otherwise it has the kind of its strongest part. An unknown part makes
-// it unknown, unless a clock or math/rand part is what the value counts on
-// for uniqueness: a caller's prefix (a name, a host) does not rescue
-// prefix+time.Now().UnixNano()+rand.Int63(). No parts (a constant format)
-// is a constant.
-func concat(parts ...TokenSource) TokenSource {
-	for _, p := range parts {
-		if p.Origin == OriginFresh {
-			return p
-		}
-	}
-	best := TokenSource{Origin: OriginConstant, What: "a constant"}
-	unknown := false
-	for _, p := range parts {
-		if p.Origin == OriginUnknown {
-			unknown = true
-			continue
-		}
-		if p.Origin >= best.Origin {
-			best = p
-		}
-	}
-	if unknown && best.Origin < OriginClock {
-		return TokenSource{}
-	}
-	return best
-}
-
-// alt combines values one of which is the token: weak only when all are.
-func alt(srcs []TokenSource) TokenSource {
-	if len(srcs) == 0 {
-		return TokenSource{}
-	}
-	best := srcs[0]
-	for _, s := range srcs[1:] {
-		if !s.Origin.Weak() || !best.Origin.Weak() {
-			if s.Origin == OriginFresh && best.Origin == OriginFresh {
-				continue
-			}
-			return TokenSource{}
-		}
-		if s.Origin > best.Origin {
-			best = s
-		}
-	}
-	return best
-}
-
-// handleKey reports whether key is built from the fields of one struct
-// value and constants only (l.key, "lock:"+l.name): that struct stands
-// for one lock, and a token set when it is made is per lock, not per
-// process. A key that takes a parameter (l.prefix+name) or is a constant
-// of its own is not a handle's.
-func (t *Tokens) handleKey(key ast.Expr, decl *ast.FuncDecl) bool {
-	if key == nil {
-		return false
-	}
-	fieldSeen, other := false, false
-	var walk func(e ast.Expr, depth int)
-	walk = func(e ast.Expr, depth int) {
-		if depth > maxTokenDepth || other {
-			return
-		}
-		e = ast.Unparen(e)
-		if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-			return
-		}
-		switch e := e.(type) {
-		case *ast.SelectorExpr:
-			if sel := t.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
-				fieldSeen = true
-				return
-			}
-			other = true
-		case *ast.Ident:
-			v, ok := t.info.ObjectOf(e).(*types.Var)
-			if !ok || t.pkgLevel(v) || t.multi[v] {
-				other = true
-				return
-			}
-			if d, ok := t.locals[v]; ok && d.val != nil {
-				walk(d.val, depth+1)
-				return
-			}
-			other = true
-		case *ast.BinaryExpr:
-			walk(e.X, depth+1)
-			walk(e.Y, depth+1)
-		case *ast.CallExpr:
-			for _, a := range e.Args {
-				walk(a, depth+1)
-			}
-			if tv, ok := t.info.Types[e.Fun]; ok && tv.IsType() {
-				return
-			}
-			if x := recvOf(e); x != nil {
-				if sel := t.info.Selections[ast.Unparen(e.Fun).(*ast.SelectorExpr)]; sel != nil && sel.Kind() == types.MethodVal {
-					// l.key(): a method of the handle builds its key.
-					fieldSeen = true
-				}
-			}
-		default:
-			other = true
-		}
-	}
-	walk(key, 0)
-	return fieldSeen && !other
 }

@@ -33,9 +33,9 @@ func hintFixModule(w io.Writer) {
 	if err != nil || strings.TrimSpace(string(gomod)) == "" || strings.TrimSpace(string(gomod)) == "/dev/null" {
 		return
 	}
-	if exec.Command("go", "list", "-m", lockmodel.FixPath).Run() == nil {
+	if exec.Command("go", "list", "-m", lockmodel.LibraryPath).Run() == nil {
 		return
 	}
 	fmt.Fprintf(w, "locklint: the fixes import %s, which this module does not require yet; after -fix, run:\n\tgo get %s@latest\n",
-		lockmodel.FixPath, lockmodel.FixPath)
+		lockmodel.LibraryPath, lockmodel.LibraryPath)
 }

@@ -53,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 	toks := m.Tokens()
 	loops := &reuse{pass: pass, m: m, graphs: map[*ast.BlockStmt]*cfg.CFG{}}
 	for _, c := range acquires {
-		if src := toks.Source(c); src.Origin.Weak() {
+		if src := toks.Classify(c); src.Origin.Weak() {
 			reportWeak(pass, m, c, src)
 		} else if rel := loops.reacquired(c); rel != nil {
 			reportReuse(pass, m, c, rel)
@@ -67,7 +67,7 @@ const (
 	useObtain   = "acquire with fix.Obtain (github.com/locklint/locklint/analyzer/fix), which stores a 128-bit crypto/rand token per acquisition"
 )
 
-func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenSource) {
+func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenOrigin) {
 	var why string
 	switch src.Origin {
 	case lockmodel.OriginConstant:

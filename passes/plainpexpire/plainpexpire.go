@@ -104,11 +104,11 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !edit.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
 		return analysis.SuggestedFix{}, false
 	}
-	_, token := m.Token(c, k)
+	_, token := m.AcquiredToken(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	return edit.CallFix(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
+	return edit.LibraryCall(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
 		src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
 }

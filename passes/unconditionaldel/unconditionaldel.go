@@ -79,11 +79,11 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if len(c.Keys) != 1 || c.Ctx == nil || c.Queued || m.ClientKind(c) == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	_, token := m.Token(c, k)
+	_, token := m.AcquiredToken(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	return edit.CallFix(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
+	return edit.LibraryCall(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
 		src(c.Ctx), src(c.Recv), src(k), token)
 }

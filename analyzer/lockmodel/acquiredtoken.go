@@ -1,52 +1,19 @@
 package lockmodel
 
 import (
-	"github.com/locklint/locklint/analyzer/diag"
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/locklint/locklint/analyzer/diag"
 )
 
-// Pair is an acquire that sets no TTL followed, in the same function, by a
-// separate EXPIRE-family command on the same key. setnxexpire reports the
-// pair; plainpexpire must not report its EXPIRE a second time.
-type Pair struct {
-	Acquire *Call
-	Expire  *Call
-}
-
-// SplitAcquires returns every SETNX (or SET NX without a TTL) whose TTL is
-// set by a later, separate command in the same function, and every INCR
-// of a lock key used as an acquire (== 1) whose TTL is set that way.
-// Counters (INCR then EXPIRE of a rate-limit window) are not lock keys.
-func (m *Model) SplitAcquires() []Pair {
-	var out []Pair
-	for _, a := range m.Calls {
-		if a.Key() == nil {
-			continue
-		}
-		if !(a.Acquires() && a.NoTTL) && !(a.TakesFirst && m.IsLockKey(a, a.Key())) {
-			continue
-		}
-		for _, e := range m.Calls {
-			if !e.Command.IsExpire() || e.Func != a.Func || e.Pos() < a.End() || e.Key() == nil {
-				continue
-			}
-			if m.SameKey(a, a.Key(), e, e.Key()) {
-				out = append(out, Pair{Acquire: a, Expire: e})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// Token returns the value an acquire of key stored, when the acquire is in
+// AcquiredToken returns the value an acquire of key stored, when the acquire is in
 // the same function as c or in a method of the same receiver type, so
 // that a fix at c can compare against it. The second result is the value
 // rewritten for c's scope: a receiver field read in another method is
 // renamed to c's receiver.
-func (m *Model) Token(c *Call, key ast.Expr) (*Call, string) {
+func (m *Model) AcquiredToken(c *Call, key ast.Expr) (*Call, string) {
 	for _, a := range m.Calls {
 		if !a.Acquires() || a.Value == nil || a.Key() == nil || m.KeyID(a.Key()) != m.KeyID(key) {
 			continue
@@ -111,22 +78,4 @@ func isString(t types.Type) bool {
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
-}
-
-// IsTestFile reports whether c sits in a _test.go file.
-func (m *Model) IsTestFile(c *Call) bool {
-	return strings.HasSuffix(m.Pass.Fset.File(c.Pos()).Name(), "_test.go")
-}
-
-// ClientKind returns the name of the go-redis v9 client type of c's
-// receiver (Client, ClusterClient, Ring, UniversalClient), or "".
-func (m *Model) ClientKind(c *Call) string {
-	if c.Module != "github.com/redis/go-redis/v9" || c.Recv == nil {
-		return ""
-	}
-	switch n := goRedisTypeName(m.Pass.TypesInfo.TypeOf(c.Recv)); n {
-	case "Client", "ClusterClient", "Ring", "UniversalClient":
-		return n
-	}
-	return ""
 }

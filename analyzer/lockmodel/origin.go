@@ -1,0 +1,95 @@
+package lockmodel
+
+import "go/ast"
+
+// Origin is where the value an acquire stores comes from, as far as the
+// type checker and local data flow can tell.
+type Origin uint8
+
+// Origins. The kinds after OriginFresh are not unique per acquisition and
+// are ordered from the least to the most entropy: a value built from
+// several of them has the kind of its strongest part.
+const (
+	// OriginUnknown is a parameter, a function of another package, or a
+	// shape the model does not follow. Passes stay silent on it.
+	OriginUnknown Origin = iota
+	// OriginFresh is generated per evaluation: crypto/rand, a random UUID,
+	// or a helper of this package whose body uses one of them.
+	OriginFresh
+	// OriginConstant is a literal or a constant.
+	OriginConstant
+	// OriginProcess is the same for every acquisition of a process: the
+	// host name, the process id, an environment variable.
+	OriginProcess
+	// OriginOnce is computed once and kept: a package-level variable, or a
+	// field set only when its struct is constructed.
+	OriginOnce
+	// OriginClock is read from the clock (time.Now and what is computed
+	// from it): two acquisitions in one tick get the same value.
+	OriginClock
+	// OriginMathRand comes from math/rand or math/rand/v2.
+	OriginMathRand
+)
+
+// Weak reports whether o is known not to be unique per acquisition.
+func (o Origin) Weak() bool { return o >= OriginConstant }
+
+// TokenOrigin is the origin of an acquire's value, with the part that
+// decided it: what it is ("os.Hostname", "package-level variable owner")
+// and where (a declaration or a store), for the diagnostic.
+type TokenOrigin struct {
+	Origin Origin
+	What   string
+	At     ast.Node
+}
+
+// How the origins of a value's parts combine.
+
+// concat combines the parts of one value: any fresh part makes it fresh;
+// otherwise it has the kind of its strongest part. An unknown part makes
+// it unknown, unless a clock or math/rand part is what the value counts on
+// for uniqueness: a caller's prefix (a name, a host) does not rescue
+// prefix+time.Now().UnixNano()+rand.Int63(). No parts (a constant format)
+// is a constant.
+func concat(parts ...TokenOrigin) TokenOrigin {
+	for _, p := range parts {
+		if p.Origin == OriginFresh {
+			return p
+		}
+	}
+	best := TokenOrigin{Origin: OriginConstant, What: "a constant"}
+	unknown := false
+	for _, p := range parts {
+		if p.Origin == OriginUnknown {
+			unknown = true
+			continue
+		}
+		if p.Origin >= best.Origin {
+			best = p
+		}
+	}
+	if unknown && best.Origin < OriginClock {
+		return TokenOrigin{}
+	}
+	return best
+}
+
+// alt combines values one of which is the token: weak only when all are.
+func alt(srcs []TokenOrigin) TokenOrigin {
+	if len(srcs) == 0 {
+		return TokenOrigin{}
+	}
+	best := srcs[0]
+	for _, s := range srcs[1:] {
+		if !s.Origin.Weak() || !best.Origin.Weak() {
+			if s.Origin == OriginFresh && best.Origin == OriginFresh {
+				continue
+			}
+			return TokenOrigin{}
+		}
+		if s.Origin > best.Origin {
+			best = s
+		}
+	}
+	return best
+}
