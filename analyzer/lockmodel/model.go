@@ -334,24 +334,39 @@ var clientPaths = map[string]Client{
 // another package (a user type that embeds *redis.Client makes its callers
 // send commands without importing go-redis themselves).
 func reachesClient(pkg *types.Package) bool {
-	seen := map[*types.Package]bool{}
-	var visit func(p *types.Package) bool
-	visit = func(p *types.Package) bool {
-		if seen[p] {
-			return false
-		}
-		seen[p] = true
-		if _, ok := clientPaths[p.Path()]; ok {
-			return true
-		}
-		for _, q := range p.Imports() {
-			if visit(q) {
-				return true
-			}
-		}
-		return false
+	return ReachesClient(pkg, (*types.Package).Path, (*types.Package).Imports, map[*types.Package]bool{})
+}
+
+// ReachesClient reports whether p imports a client, directly or through
+// other packages, in any package graph: the model's (types.Package) and
+// the standalone driver's (go/packages). memo carries answers across calls
+// over one graph.
+func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, memo map[P]bool) bool {
+	if r, ok := memo[p]; ok {
+		return r
 	}
-	return visit(pkg)
+	memo[p] = false // breaks cycles in a broken graph
+	r := IsClientPath(path(p))
+	for _, q := range imports(p) {
+		if r {
+			break
+		}
+		r = ReachesClient(q, path, imports, memo)
+	}
+	memo[p] = r
+	return r
+}
+
+// IsClientFact reports whether f is one of the suite's fact types, which
+// are exported only by packages that reach a client: the model returns
+// before any syntax elsewhere. The standalone driver relies on it to load
+// every other package from export data.
+func IsClientFact(f analysis.Fact) bool {
+	switch f.(type) {
+	case *Forwarder, *Acquirer:
+		return true
+	}
+	return false
 }
 
 // IsTestFile reports whether c sits in a _test.go file.

@@ -172,3 +172,33 @@ func TestSameFindingsAsMultichecker(t *testing.T) {
 		}
 	}
 }
+
+type otherFact struct{}
+
+func (*otherFact) AFact() {}
+
+// TestClientFactsOnly pins the check behind clientPaths: a fact type the
+// model does not promise to keep to client-reaching packages, declared by
+// a pass or by anything it requires, loads the whole graph.
+func TestClientFactsOnly(t *testing.T) {
+	other := &analysis.Analyzer{Name: "other", Doc: "other: x", FactTypes: []analysis.Fact{(*otherFact)(nil)}, Run: noFacts.Run}
+	requiresOther := &analysis.Analyzer{Name: "req", Doc: "req: x", Requires: []*analysis.Analyzer{other}, Run: noFacts.Run}
+	for _, tc := range []struct {
+		a    *analysis.Analyzer
+		want bool
+	}{
+		{setnxexpire.Analyzer, true},
+		{other, false},
+		{requiresOther, false},
+		{noFacts, true},
+	} {
+		if got := clientFactsOnly(tc.a); got != tc.want {
+			t.Errorf("clientFactsOnly(%s) = %v, want %v", tc.a.Name, got, tc.want)
+		}
+	}
+	for _, a := range analyzer.Analyzers() {
+		if !clientFactsOnly(a) {
+			t.Errorf("%s declares a fact type the model does not keep to client-reaching packages", a.Name)
+		}
+	}
+}
