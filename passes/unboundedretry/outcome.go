@@ -1,0 +1,424 @@
+package unboundedretry
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+// outcome is what a value is known to be after an acquire succeeded or
+// failed: the reading of "if ok", "if err != nil" on one side of the
+// acquire.
+type outcome uint8
+
+const (
+	unknown outcome = iota // independent of the acquire
+	tainted                // depends on the acquire in a way not modelled
+	isTrue
+	isFalse
+	isNil
+	notNil
+)
+
+// outcomes evaluates conditions along a path that starts at an acquire,
+// assuming it succeeded (or failed).
+type outcomes struct {
+	info    *types.Info
+	acquire *ast.CallExpr
+	result  ast.Expr // the acquire, or the chain on its reply (SetNX(...).Val())
+	redigo  bool     // redigo replies nil, nil on contention: its error says nothing
+	success bool
+	// tags maps a case expression of a tag switch to the tag.
+	tags map[ast.Expr]ast.Expr
+}
+
+func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.Expr, success bool) *outcomes {
+	o := &outcomes{info: m.Pass.TypesInfo, acquire: call, result: call, success: success, tags: tags}
+	if c := m.CallOf(call); c != nil {
+		o.redigo = c.Client == lockmodel.Redigo
+		if c.Outer != nil {
+			o.result = c.Outer
+		}
+	}
+	return o
+}
+
+// results returns the outcome of each result of the acquire: a bool is
+// true on success and false on contention; an error is nil on success,
+// and on contention non-nil unless a bool says it (SetNX().Result()).
+func (o *outcomes) results() []outcome {
+	var types_ []types.Type
+	switch t := o.info.TypeOf(o.result).(type) {
+	case *types.Tuple:
+		for i := range t.Len() {
+			types_ = append(types_, t.At(i).Type())
+		}
+	case nil:
+	default:
+		types_ = []types.Type{t}
+	}
+	hasBool := false
+	for _, t := range types_ {
+		hasBool = hasBool || isBool(t)
+	}
+	out := make([]outcome, len(types_))
+	for i, t := range types_ {
+		switch {
+		case isBool(t) && o.success:
+			out[i] = isTrue
+		case isBool(t):
+			out[i] = isFalse
+		case isError(t) && o.success:
+			out[i] = isNil
+		case isError(t) && hasBool:
+			out[i] = isNil
+		case isError(t) && !o.redigo:
+			out[i] = notNil
+		default:
+			out[i] = tainted
+		}
+	}
+	return out
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+type env map[types.Object]outcome
+
+func (e env) clone() env {
+	c := make(env, len(e))
+	for k, v := range e {
+		c[k] = v
+	}
+	return c
+}
+
+// value evaluates e on the assumed outcome.
+func (o *outcomes) value(e ast.Expr, vars env) outcome {
+	e = ast.Unparen(e)
+	if e == o.result {
+		if r := o.results(); len(r) == 1 {
+			return r[0]
+		}
+		return tainted
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if obj := o.info.Uses[e]; obj != nil {
+			return vars[obj]
+		}
+		return unknown
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			switch v := o.value(e.X, vars); v {
+			case isTrue:
+				return isFalse
+			case isFalse:
+				return isTrue
+			case unknown:
+				return unknown
+			}
+			return tainted
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			x, y := o.value(e.X, vars), o.value(e.Y, vars)
+			stop, other := isFalse, isTrue // && is false once one side is
+			if e.Op == token.LOR {
+				stop, other = isTrue, isFalse
+			}
+			switch {
+			case x == stop || y == stop:
+				return stop
+			case x == other && y == other:
+				return other
+			case x == tainted || y == tainted || x == other || y == other:
+				return tainted
+			}
+			return unknown
+		case token.EQL, token.NEQ:
+			if v, ok := o.compare(e, vars); ok {
+				return v
+			}
+		}
+	case *ast.CallExpr:
+		// errors.Is(nil, target) is false.
+		if fn := funcOf(o.info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(e.Args) == 2 {
+			if o.value(e.Args[0], vars) == isNil {
+				return isFalse
+			}
+		}
+	}
+	if o.depends(e, vars) {
+		return tainted
+	}
+	return unknown
+}
+
+// compare evaluates x == nil, x != nil, x == true and x == false.
+func (o *outcomes) compare(e *ast.BinaryExpr, vars env) (outcome, bool) {
+	x, y := e.X, e.Y
+	if o.isConst(x) {
+		x, y = y, x
+	}
+	var v outcome
+	switch {
+	case o.isNilExpr(y):
+		switch o.value(x, vars) {
+		case isNil:
+			v = isTrue
+		case notNil:
+			v = isFalse
+		default:
+			return 0, false
+		}
+	case o.isBoolConst(y):
+		want := isFalse
+		if o.info.Types[y].Value.String() == "true" {
+			want = isTrue
+		}
+		switch xv := o.value(x, vars); xv {
+		case isTrue, isFalse:
+			v = isFalse
+			if xv == want {
+				v = isTrue
+			}
+		default:
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if e.Op == token.NEQ {
+		if v == isTrue {
+			v = isFalse
+		} else {
+			v = isTrue
+		}
+	}
+	return v, true
+}
+
+func (o *outcomes) isNilExpr(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (o *outcomes) isBoolConst(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.Value != nil && isBool(tv.Type)
+}
+
+func (o *outcomes) isConst(e ast.Expr) bool { return o.isNilExpr(e) || o.isBoolConst(e) }
+
+// depends reports whether e reads the acquire or a variable that holds
+// something known about it.
+func (o *outcomes) depends(e ast.Node, vars env) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = n == o.acquire
+		case *ast.Ident:
+			if obj := o.info.Uses[n]; obj != nil {
+				found = vars[obj] != unknown
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// assign records what an assignment or declaration tells about its
+// variables.
+func (o *outcomes) assign(n ast.Node, vars env) {
+	var lhs, rhs []ast.Expr
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		lhs, rhs = n.Lhs, n.Rhs
+		if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			for _, l := range lhs {
+				if obj := o.lhsObj(l); obj != nil && o.depends(n, vars) {
+					vars[obj] = tainted
+				}
+			}
+			return
+		}
+	case *ast.DeclStmt:
+		gd, ok := n.Decl.(*ast.GenDecl)
+		if !ok {
+			return
+		}
+		for _, s := range gd.Specs {
+			if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+				var l []ast.Expr
+				for _, id := range vs.Names {
+					l = append(l, id)
+				}
+				o.bind(l, vs.Values, vars)
+			}
+		}
+		return
+	default:
+		return
+	}
+	o.bind(lhs, rhs, vars)
+}
+
+func (o *outcomes) bind(lhs, rhs []ast.Expr, vars env) {
+	var vals []outcome
+	switch {
+	case len(lhs) == len(rhs):
+		for _, r := range rhs {
+			vals = append(vals, o.value(r, vars))
+		}
+	case len(rhs) == 1 && ast.Unparen(rhs[0]) == o.result:
+		vals = o.results()
+	case len(rhs) == 1:
+		v := unknown
+		if o.depends(rhs[0], vars) {
+			v = tainted
+		}
+		for range lhs {
+			vals = append(vals, v)
+		}
+	}
+	for i, l := range lhs {
+		if obj := o.lhsObj(l); obj != nil && i < len(vals) {
+			vars[obj] = vals[i]
+		}
+	}
+}
+
+func (o *outcomes) lhsObj(e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if obj := o.info.Defs[id]; obj != nil {
+			return obj
+		}
+		return o.info.Uses[id]
+	}
+	return nil
+}
+
+// switchTags maps each case expression of a tag switch in n to the tag,
+// so that a case of switch reply { case "OK": } depends on the reply.
+func switchTags(n ast.Node) map[ast.Expr]ast.Expr {
+	tags := map[ast.Expr]ast.Expr{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SwitchStmt); ok && s.Tag != nil {
+			for _, c := range s.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					tags[e] = s.Tag
+				}
+			}
+		}
+		return true
+	})
+	return tags
+}
+
+// reaches reports whether, on the assumed outcome of the acquire, a path
+// from it within the graph's region (inside) arrives at a target block.
+// A branch whose condition depends on the acquire in a way not modelled
+// is not followed when looking for success (so that an unread reply
+// keeps a loop a retry) and is followed both ways for failure.
+func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func(*cfg.Block) bool) bool {
+	start, at := blockOf(g, o.acquire)
+	if start == nil {
+		return true // not found: keep the loop a retry
+	}
+	seen := map[*cfg.Block]bool{start: true}
+	var walk func(b *cfg.Block, from int, vars env) bool
+	walk = func(b *cfg.Block, from int, vars env) bool {
+		for _, n := range b.Nodes[from:] {
+			o.assign(n, vars)
+		}
+		var succs []*cfg.Block
+		switch len(b.Succs) {
+		case 0:
+			return false
+		case 1:
+			succs = b.Succs
+		default:
+			v := unknown
+			if c, ok := o.cond(b); ok {
+				v = o.value(c, vars)
+			}
+			switch v {
+			case isTrue:
+				succs = b.Succs[:1]
+			case isFalse:
+				succs = b.Succs[1:]
+			case tainted, isNil, notNil:
+				if o.success {
+					return false
+				}
+				succs = b.Succs
+			default:
+				succs = b.Succs
+			}
+		}
+		for _, s := range succs {
+			if target(s) {
+				return true
+			}
+			if seen[s] || !inside(s) {
+				continue
+			}
+			seen[s] = true
+			if walk(s, 0, vars.clone()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(start, at, env{})
+}
+
+// cond returns the boolean a two-way block branches on: its last node,
+// or tag == case for a tag switch.
+func (o *outcomes) cond(b *cfg.Block) (ast.Expr, bool) {
+	if len(b.Nodes) == 0 || b.Succs[0].Kind == cfg.KindSelectCaseBody {
+		return nil, false
+	}
+	e, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+	if !ok {
+		return nil, false
+	}
+	if tag, ok := o.tags[e]; ok {
+		return &ast.BinaryExpr{X: tag, Op: token.EQL, Y: e}, true
+	}
+	return e, true
+}
+
+// blockOf returns the block holding call and the index of its node.
+func blockOf(g *cfg.CFG, call *ast.CallExpr) (*cfg.Block, int) {
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			if n.Pos() <= call.Pos() && call.End() <= n.End() {
+				return b, i
+			}
+		}
+	}
+	return nil, 0
+}
