@@ -31,6 +31,10 @@ type outcomes struct {
 	acquire *ast.CallExpr
 	result  ast.Expr // the acquire, or the chain on its reply (SetNX(...).Val())
 	redigo  bool     // redigo replies nil, nil on contention: its error says nothing
+	// command is true for a Redis command, whose reply may say success
+	// ("OK"); an acquirer says it with its bool or error, and its other
+	// results (a lock handle) say nothing about it.
+	command bool
 	success bool
 	// tags maps a case expression of a tag switch to the tag.
 	tags map[ast.Expr]ast.Expr
@@ -39,6 +43,7 @@ type outcomes struct {
 func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.Expr, success bool) *outcomes {
 	o := &outcomes{info: m.Pass.TypesInfo, acquire: call, result: call, success: success, tags: tags}
 	if c := m.CallOf(call); c != nil {
+		o.command = true
 		o.redigo = c.Client == lockmodel.Redigo
 		if c.Outer != nil {
 			o.result = c.Outer
@@ -78,8 +83,10 @@ func (o *outcomes) results() []outcome {
 			out[i] = isNil
 		case isError(t) && !o.redigo:
 			out[i] = notNil
-		default:
+		case o.command:
 			out[i] = tainted
+		default:
+			out[i] = unknown
 		}
 	}
 	return out

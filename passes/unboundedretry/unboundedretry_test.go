@@ -24,3 +24,5 @@ func TestWrapperInAnotherPackage(t *testing.T) { run(t, "locker", "retry") }
 func TestEachKindOfBound(t *testing.T) { run(t, "bounds") }
 
 func TestGoRedisV8RueidisAndOddShapes(t *testing.T) { run(t, "clients") }
+
+func TestBoundInSamePackageHelper(t *testing.T) { run(t, "issue18helpers") }
