@@ -26,3 +26,5 @@ func TestEachKindOfBound(t *testing.T) { run(t, "bounds") }
 func TestGoRedisV8RueidisAndOddShapes(t *testing.T) { run(t, "clients") }
 
 func TestBoundInSamePackageHelper(t *testing.T) { run(t, "issue18helpers") }
+
+func TestBoundInAnotherPackageHelper(t *testing.T) { run(t, "issue18policy", "issue18facts") }
