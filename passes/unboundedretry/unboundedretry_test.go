@@ -28,3 +28,5 @@ func TestGoRedisV8RueidisAndOddShapes(t *testing.T) { run(t, "clients") }
 func TestBoundInSamePackageHelper(t *testing.T) { run(t, "issue18helpers") }
 
 func TestBoundInAnotherPackageHelper(t *testing.T) { run(t, "issue18policy", "issue18facts") }
+
+func TestBoundByOuterLoopAndRanges(t *testing.T) { run(t, "issue18nested") }
