@@ -22,6 +22,10 @@ const (
 	isFalse
 	isNil
 	notNil
+	// A SET reply: "OK" when it set the key, something else when NX
+	// refused it.
+	replyOK
+	replyOther
 )
 
 // outcomes evaluates conditions along a path that starts at an acquire,
@@ -83,6 +87,10 @@ func (o *outcomes) results() []outcome {
 			out[i] = isNil
 		case isError(t) && !o.redigo:
 			out[i] = notNil
+		case o.command && isReply(t) && o.success:
+			out[i] = replyOK
+		case o.command && isReply(t):
+			out[i] = replyOther
 		case o.command:
 			out[i] = tainted
 		default:
@@ -95,6 +103,18 @@ func (o *outcomes) results() []outcome {
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
+}
+
+// isReply reports whether t can hold a SET reply: a string or an
+// interface (redigo's Do).
+func isReply(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.String
+	case *types.Interface:
+		return !isError(t)
+	}
+	return false
 }
 
 func isError(t types.Type) bool {
@@ -182,6 +202,21 @@ func (o *outcomes) compare(e *ast.BinaryExpr, vars env) (outcome, bool) {
 	}
 	var v outcome
 	switch {
+	case o.isOK(y):
+		switch o.value(x, vars) {
+		case replyOK:
+			v = isTrue
+		case replyOther:
+			v = isFalse
+		default:
+			return 0, false
+		}
+	case o.isSentinel(y):
+		// A nil error is no sentinel: err == redis.ErrNil is false.
+		if o.value(x, vars) != isNil {
+			return 0, false
+		}
+		v = isFalse
 	case o.isNilExpr(y):
 		switch o.value(x, vars) {
 		case isNil:
@@ -228,7 +263,21 @@ func (o *outcomes) isBoolConst(e ast.Expr) bool {
 	return ok && tv.Value != nil && isBool(tv.Type)
 }
 
-func (o *outcomes) isConst(e ast.Expr) bool { return o.isNilExpr(e) || o.isBoolConst(e) }
+func (o *outcomes) isConst(e ast.Expr) bool {
+	return o.isNilExpr(e) || o.isBoolConst(e) || o.isOK(e) || o.isSentinel(e)
+}
+
+// isOK reports whether e is the constant "OK".
+func (o *outcomes) isOK(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.Value != nil && tv.Value.ExactString() == `"OK"`
+}
+
+// isSentinel reports whether e names a package-level error variable.
+func (o *outcomes) isSentinel(e ast.Expr) bool {
+	v, ok := varOf(o.info, e).(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isError(v.Type())
+}
 
 // depends reports whether e reads the acquire or a variable that holds
 // something known about it.

@@ -30,3 +30,5 @@ func TestBoundInSamePackageHelper(t *testing.T) { run(t, "issue18helpers") }
 func TestBoundInAnotherPackageHelper(t *testing.T) { run(t, "issue18policy", "issue18facts") }
 
 func TestBoundByOuterLoopAndRanges(t *testing.T) { run(t, "issue18nested") }
+
+func TestOncePerTickItemOrIteration(t *testing.T) { run(t, "issue12periodic") }
