@@ -32,3 +32,5 @@ func TestBoundInAnotherPackageHelper(t *testing.T) { run(t, "issue18policy", "is
 func TestBoundByOuterLoopAndRanges(t *testing.T) { run(t, "issue18nested") }
 
 func TestOncePerTickItemOrIteration(t *testing.T) { run(t, "issue12periodic") }
+
+func TestRetryByRecursion(t *testing.T) { run(t, "issue12recursion") }
