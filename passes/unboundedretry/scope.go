@@ -360,6 +360,19 @@ func (sc *scope) helperBound(call *ast.CallExpr) bool {
 			}
 		}
 		return true
+	case kindFields:
+		// A field of the receiver that this loop steps.
+		recv := argOf(sc.pass.TypesInfo, call, -1)
+		fn := funcOf(sc.pass.TypesInfo, call)
+		if recv == nil || fn == nil {
+			return false
+		}
+		t := sc.pass.TypesInfo.TypeOf(recv)
+		for _, name := range s.names {
+			if obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), name); obj != nil && sc.counters[obj] {
+				return true
+			}
+		}
 	case kindAttempts:
 		for _, i := range s.params {
 			if a := argOf(sc.pass.TypesInfo, call, i); a != nil && sc.mentionsCounter(a, map[types.Object]bool{}) {

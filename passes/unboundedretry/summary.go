@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,9 +27,12 @@ const (
 	kindAttempts
 	// kindBudget: a count its pointer receiver holds and it steps.
 	kindBudget
+	// kindFields: fields of its receiver, which the caller's loop may
+	// step (for ; !a.exhausted(); a.n++).
+	kindFields
 )
 
-var kindNames = [...]string{kindContext: "context", kindClock: "clock", kindAttempts: "attempts", kindBudget: "budget"}
+var kindNames = [...]string{kindContext: "context", kindClock: "clock", kindAttempts: "attempts", kindBudget: "budget", kindFields: "fields"}
 
 // summary says when a call to a function or closure is a bound: its
 // kind, and the inputs it depends on (parameter indices, -1 for the
@@ -400,6 +404,8 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 			}
 			if s.budget(sig, sc, bin) {
 				consider(kindBudget, map[int]bool{-1: true}, nil)
+			} else if names := receiverFields(info, sig, bin); len(names) > 0 && (best == nil || best.kind > kindFields) {
+				best = &summary{kind: kindFields, params: []int{-1}, names: names}
 			}
 		}
 	}
@@ -414,6 +420,27 @@ func isAttempt(t types.Type) bool {
 		return true
 	}
 	return isInteger(t)
+}
+
+// receiverFields returns the names of the receiver's fields that a
+// comparison reads.
+func receiverFields(info *types.Info, sig *types.Signature, c ast.Node) []string {
+	recv := sig.Recv()
+	if recv == nil {
+		return nil
+	}
+	var names []string
+	ast.Inspect(c, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == recv {
+				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && !slices.Contains(names, v.Name()) {
+					names = append(names, v.Name())
+				}
+			}
+		}
+		return true
+	})
+	return names
 }
 
 func isNilCompare(info *types.Info, b *ast.BinaryExpr) bool {

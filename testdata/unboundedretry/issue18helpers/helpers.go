@@ -218,7 +218,7 @@ func (b *budget) spend() bool { // want spend:"bound: budget on receiver"
 }
 
 // spendCopy steps a copy: the caller's budget never shrinks.
-func (b budget) spendCopy() bool {
+func (b budget) spendCopy() bool { // want spendCopy:"bound: fields on left"
 	b.left--
 	return b.left >= 0
 }
