@@ -65,7 +65,9 @@ type Span[T any] struct {
 	end time.Time
 }
 
-func NewSpan[T any](tag T, d time.Duration) *Span[T] { return &Span[T]{Tag: tag, end: time.Now().Add(d)} }
+func NewSpan[T any](tag T, d time.Duration) *Span[T] {
+	return &Span[T]{Tag: tag, end: time.Now().Add(d)}
+}
 
 func (s *Span[T]) Over() bool { return !time.Now().Before(s.end) } // want Over:"bound: clock on receiver"
 
