@@ -422,7 +422,7 @@ func isAttempt(t types.Type) bool {
 	return isInteger(t)
 }
 
-// receiverFields returns the names of the receiver's fields that a
+// receiverFields returns the names of the receiver's integer fields that a
 // comparison reads.
 func receiverFields(info *types.Info, sig *types.Signature, c ast.Node) []string {
 	recv := sig.Recv()
@@ -433,7 +433,7 @@ func receiverFields(info *types.Info, sig *types.Signature, c ast.Node) []string
 	ast.Inspect(c, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == recv {
-				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && !slices.Contains(names, v.Name()) {
+				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && isInteger(v.Type()) && !slices.Contains(names, v.Name()) {
 					names = append(names, v.Name())
 				}
 			}
