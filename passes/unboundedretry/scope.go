@@ -368,6 +368,9 @@ func (sc *scope) helperBound(call *ast.CallExpr) bool {
 			return false
 		}
 		t := sc.pass.TypesInfo.TypeOf(recv)
+		if t == nil {
+			return false
+		}
 		for _, name := range s.names {
 			if obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), name); obj != nil && sc.counters[obj] {
 				return true
