@@ -16,7 +16,7 @@ import (
 type boundKind uint8
 
 const (
-	kindNone boundKind = iota
+	_ boundKind = iota
 	// kindContext: a context's state or a channel it is given; it
 	// changes on its own.
 	kindContext
