@@ -140,6 +140,12 @@ func (o *outcomes) value(e ast.Expr, vars env) outcome {
 		}
 		return tainted
 	}
+	if o.isBoolConst(e) {
+		if o.info.Types[e].Value.ExactString() == "true" {
+			return isTrue
+		}
+		return isFalse
+	}
 	switch e := e.(type) {
 	case *ast.Ident:
 		if obj := o.info.Uses[e]; obj != nil {
@@ -432,7 +438,7 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 			}
 		}
 		for _, s := range succs {
-			if target(s) {
+			if target(s) && o.enters(s, vars) {
 				return true
 			}
 			if seen[s] || !inside(s) {
@@ -446,6 +452,30 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 		return false
 	}
 	return walk(start, at, env{})
+}
+
+// enters reports whether arriving at target goes on into it: a loop
+// header whose condition the path has settled to false (for !locked,
+// after locked = true) ends the loop instead.
+func (o *outcomes) enters(target *cfg.Block, vars env) bool {
+	if target.Kind != cfg.KindForLoop || len(target.Succs) != 2 {
+		return true
+	}
+	c, ok := o.cond(target)
+	if !ok {
+		return true
+	}
+	vars = vars.clone()
+	for _, n := range target.Nodes[:len(target.Nodes)-1] {
+		o.assign(n, vars)
+	}
+	switch o.value(c, vars) {
+	case isFalse:
+		return false
+	case unknown, isTrue:
+		return true
+	}
+	return !o.success
 }
 
 // cond returns the boolean a two-way block branches on: its last node,

@@ -182,3 +182,35 @@ func waitRedigo(c redigo.Conn, token string, tick <-chan time.Time) error { // w
 	}
 	return nil
 }
+
+// A flag set from the acquire ends the loop at its condition: this is a
+// retry, not one acquire per iteration.
+func flagFromAcquire(ctx context.Context, rdb *redis.Client, key, token string) {
+	locked := false
+	for !locked { // want `lock acquisition retried with no bound`
+		locked = rdb.SetNX(ctx, key, token, ttl).Val()
+		if !locked {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func flagSetOnSuccess(ctx context.Context, rdb *redis.Client, key, token string) {
+	got := false
+	for !got { // want `lock acquisition retried with no bound`
+		if rdb.SetNX(ctx, key, token, ttl).Val() {
+			got = true
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// Near miss: the same flag loop with an attempt limit.
+func flagCounted(ctx context.Context, rdb *redis.Client, key, token string) bool { // want flagCounted:"acquires lock via"
+	got := false
+	for i := 0; !got && i < 5; i++ {
+		got = rdb.SetNX(ctx, key, token, ttl).Val()
+	}
+	return got
+}
