@@ -120,6 +120,9 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 	header := func(b *cfg.Block) bool { return b == l.header }
 	var out []*ast.CallExpr
 	for _, t := range tries {
+		if l.nextItem(m, t) {
+			continue
+		}
 		if newOutcomes(m, t, tags, true).reaches(l.g, inside, header) {
 			continue
 		}
@@ -167,6 +170,51 @@ func retryLoop(pass *analysis.Pass, loop ast.Stmt) bool {
 		return isTimeChan(pass.TypesInfo.TypeOf(l.X))
 	}
 	return false
+}
+
+// nextItem reports whether the acquire's key comes from a value received
+// in the iteration (j := <-jobs; tryLock(j.ID)): a failure moves on to
+// the next item rather than acquiring the same key again.
+func (l *loopGraph) nextItem(m *lockmodel.Model, call *ast.CallExpr) bool {
+	keys := call.Args
+	if c := m.CallOf(call); c != nil {
+		keys = c.Keys
+	}
+	for _, k := range keys {
+		if l.received(k, map[types.Object]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// received reports whether e depends on a channel receive in the loop.
+func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
+	info := l.pass.TypesInfo
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
+		case *ast.Ident:
+			if obj := info.Uses[n]; obj != nil && !seen[obj] {
+				seen[obj] = true
+				for _, v := range l.values[obj] {
+					if l.received(v, seen) {
+						found = true
+						break
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // attempts returns the acquisitions in the loop whose result is used,

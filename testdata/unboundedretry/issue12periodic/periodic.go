@@ -214,3 +214,24 @@ func flagCounted(ctx context.Context, rdb *redis.Client, key, token string) bool
 	}
 	return got
 }
+
+// A claim of the first free job from a channel: a held job is passed
+// over for the next one, never acquired again.
+func claimFirstFree(ctx context.Context, rdb *redis.Client, jobs <-chan job, token string) job {
+	for {
+		j := <-jobs
+		if rdb.SetNX(ctx, "lock:job:"+j.ID, token, ttl).Val() {
+			return j
+		}
+	}
+}
+
+// Near miss: the job received once is waited for.
+func claimReceivedOnce(ctx context.Context, rdb *redis.Client, jobs <-chan job, token string) job {
+	j := <-jobs
+	for { // want `lock acquisition retried with no bound`
+		if rdb.SetNX(ctx, "lock:job:"+j.ID, token, ttl).Val() {
+			return j
+		}
+	}
+}
