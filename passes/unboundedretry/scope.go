@@ -220,7 +220,7 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 			if sc.redis != nil && sc.redis(x) {
 				return false
 			}
-			if isTimeFunc(funcOf(info, x), "Now", "Since", "Until") {
+			if readsClock(funcOf(info, x)) {
 				n++
 			}
 		case *ast.Ident:
@@ -288,7 +288,7 @@ func (sc *scope) invariant(e ast.Expr) bool {
 		}
 		switch x := x.(type) {
 		case *ast.CallExpr:
-			if isTimeFunc(funcOf(info, x), "Now", "Since", "Until") {
+			if readsClock(funcOf(info, x)) {
 				ok = false
 			}
 		case *ast.Ident:
@@ -408,4 +408,29 @@ func argOf(info *types.Info, call *ast.CallExpr, i int) ast.Expr {
 		return call.Args[i]
 	}
 	return nil
+}
+
+// readsClock reports whether a call reads the clock: time.Now,
+// time.Since, time.Until, or an injected clock, that is an interface
+// method that takes nothing and returns a time.Time, or takes one and
+// returns a time.Duration (Now, Since of a clock interface).
+func readsClock(fn *types.Func) bool {
+	if isTimeFunc(fn, "Now", "Since", "Until") {
+		return true
+	}
+	if fn == nil {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 1 {
+		return false
+	}
+	res := sig.Results().At(0).Type()
+	switch sig.Params().Len() {
+	case 0:
+		return isNamed(res, "time", "Time")
+	case 1:
+		return isNamed(sig.Params().At(0).Type(), "time", "Time") && isNamed(res, "time", "Duration")
+	}
+	return false
 }

@@ -337,3 +337,27 @@ func timeoutStartedOnce(ctx context.Context, rdb *redis.Client, key, token strin
 		}
 	}
 }
+
+// clock is injected for tests.
+type clock interface{ Now() time.Time }
+
+func injectedClock(ctx context.Context, rdb *redis.Client, c clock, key, token string) error { // want injectedClock:"acquires lock via"
+	deadline := c.Now().Add(time.Second)
+	for !tryLock(ctx, rdb, key, token) {
+		if c.Now().After(deadline) {
+			return errBusy
+		}
+	}
+	return nil
+}
+
+// Near miss: the injected clock's deadline is taken again each time.
+func injectedClockMoving(ctx context.Context, rdb *redis.Client, c clock, key, token string) error { // want injectedClockMoving:"acquires lock via"
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+		deadline := c.Now().Add(time.Second)
+		if c.Now().After(deadline) {
+			return errBusy
+		}
+	}
+	return nil
+}
