@@ -32,7 +32,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// A retry policy or deadline window may live in a package that
 		// never touches Redis; its facts are what its callers' loops need.
 		// The standard library holds none.
-		if !isStd(pass.Pkg.Path()) {
+		if !isStd(pass) {
 			summarize(pass, false, nil)
 		}
 		return nil, nil
@@ -90,10 +90,14 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// isStd reports whether path is a standard library package: its first
-// element has no dot.
-func isStd(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
+// isStd reports whether the package is in the standard library: it is
+// in no module and the first element of its path has no dot. (A module
+// named without a dot, module myservice, is common and is not std.)
+func isStd(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Path != "" && pass.Module.Path != "std" {
+		return false
+	}
+	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
 	return !strings.Contains(first, ".")
 }
 
