@@ -1,9 +1,12 @@
 package unboundedretry
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 
@@ -129,6 +132,18 @@ func (e env) clone() env {
 		c[k] = v
 	}
 	return c
+}
+
+// key is a canonical spelling of what the path knows.
+func (e env) key() string {
+	var parts []string
+	for obj, v := range e {
+		if v != unknown {
+			parts = append(parts, fmt.Sprintf("%d:%s=%d", obj.Pos(), obj.Name(), v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
 }
 
 // value evaluates e on the assumed outcome.
@@ -406,9 +421,19 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 	if start == nil {
 		return true // not found: keep the loop a retry
 	}
-	seen := map[*cfg.Block]bool{start: true}
+	// A block is walked again when a path brings other knowledge to it,
+	// up to a budget; past it the answer is the one that keeps reporting.
+	type visit struct {
+		b   *cfg.Block
+		env string
+	}
+	seen := map[visit]bool{}
+	budget := 4 * len(g.Blocks)
 	var walk func(b *cfg.Block, from int, vars env) bool
 	walk = func(b *cfg.Block, from int, vars env) bool {
+		if budget--; budget < 0 {
+			return !o.success
+		}
 		for _, n := range b.Nodes[from:] {
 			o.assign(n, vars)
 		}
@@ -441,10 +466,11 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 			if target(s) && o.enters(s, vars) {
 				return true
 			}
-			if seen[s] || !inside(s) {
+			v := visit{s, vars.key()}
+			if s == start || seen[v] || !inside(s) {
 				continue
 			}
-			seen[s] = true
+			seen[v] = true
 			if walk(s, 0, vars.clone()) {
 				return true
 			}
