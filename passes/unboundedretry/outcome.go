@@ -63,22 +63,22 @@ func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.E
 // true on success and false on contention; an error is nil on success,
 // and on contention non-nil unless a bool says it (SetNX().Result()).
 func (o *outcomes) results() []outcome {
-	var types_ []types.Type
+	var ts []types.Type
 	switch t := o.info.TypeOf(o.result).(type) {
 	case *types.Tuple:
 		for i := range t.Len() {
-			types_ = append(types_, t.At(i).Type())
+			ts = append(ts, t.At(i).Type())
 		}
 	case nil:
 	default:
-		types_ = []types.Type{t}
+		ts = []types.Type{t}
 	}
 	hasBool := false
-	for _, t := range types_ {
+	for _, t := range ts {
 		hasBool = hasBool || isBool(t)
 	}
-	out := make([]outcome, len(types_))
-	for i, t := range types_ {
+	out := make([]outcome, len(ts))
+	for i, t := range ts {
 		switch {
 		case isBool(t) && o.success:
 			out[i] = isTrue
