@@ -105,22 +105,47 @@ func (s *summaries) of(call *ast.CallExpr) *summary {
 func summarize(pass *analysis.Pass, closures bool, skip map[*types.Func]bool) *summaries {
 	s := &summaries{pass: pass, funcs: map[*types.Func]*summary{}, locals: map[types.Object]*summary{}}
 	info := pass.TypesInfo
+	var fns []*types.Func
+	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			fn, _ := info.Defs[fd.Name].(*types.Func)
-			if fn == nil {
+			if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil && !skip[fn] {
+				fns, decls = append(fns, fn), append(decls, fd)
+			}
+		}
+	}
+	// A helper may rest on another declared after it (giveUp calls
+	// w.over()): a few rounds settle the chains helpers are written in.
+	for round := 0; round < 3; round++ {
+		changed := false
+		for i, fn := range fns {
+			if _, ok := s.funcs[fn]; ok {
 				continue
 			}
-			if sm := s.summarize(fn.Type().(*types.Signature), fd.Body, nil); sm != nil && !skip[fn] {
+			if sm := s.summarize(fn.Type().(*types.Signature), decls[i].Body, nil); sm != nil {
 				s.funcs[fn] = sm
-				pass.ExportObjectFact(fn, &Bound{Kind: kindNames[sm.kind], Params: sm.params, Names: sm.names})
+				changed = true
 			}
-			if closures {
-				s.closures(fd.Body)
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, fn := range fns {
+		if sm, ok := s.funcs[fn]; ok {
+			pass.ExportObjectFact(fn, &Bound{Kind: kindNames[sm.kind], Params: sm.params, Names: sm.names})
+		}
+	}
+	if closures {
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					s.closures(fd.Body)
+				}
 			}
 		}
 	}
@@ -310,6 +335,12 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 	}
 	// The comparisons and receives the result depends on.
 	var comparisons []ast.Node
+	// Calls of clock helpers: a bound on what this function passes them.
+	type clockCall struct {
+		call *ast.CallExpr
+		sm   *summary
+	}
+	var clocks []clockCall
 	ctx := false
 	seen := map[types.Object]bool{}
 	var walk func(n ast.Node)
@@ -326,8 +357,12 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 				case timeComparison(fn):
 					comparisons = append(comparisons, x)
 				default:
-					if sm := s.of(x); sm != nil && sm.kind == kindContext {
+					switch sm := s.of(x); {
+					case sm == nil:
+					case sm.kind == kindContext:
 						ctx = true
+					case sm.kind == kindClock && len(sm.free) == 0:
+						clocks = append(clocks, clockCall{x, sm})
 					}
 				}
 			case *ast.UnaryExpr:
@@ -384,6 +419,19 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 		}
 		best = sm
 	}
+	for _, c := range clocks {
+		params, frees := map[int]bool{}, map[types.Object]bool{}
+		fixed := true
+		for _, i := range c.sm.params {
+			if a := argOf(info, c.call, i); a != nil {
+				fixed = fixed && s.held(a, inputs, sc)
+				uses(a, map[types.Object]bool{}, params, frees)
+			}
+		}
+		if fixed {
+			consider(kindClock, params, frees)
+		}
+	}
 	for _, c := range comparisons {
 		params, frees := map[int]bool{}, map[types.Object]bool{}
 		uses(c, map[types.Object]bool{}, params, frees)
@@ -410,6 +458,28 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 		}
 	}
 	return best
+}
+
+// held reports whether e is what the function holds or is given, not a
+// value it makes on each call: its parameters, its receiver, package
+// variables and their fields (r.w, not newWindow(d)).
+func (s *summaries) held(e ast.Expr, inputs map[types.Object]int, sc *scope) bool {
+	info := s.pass.TypesInfo
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr, *ast.FuncLit, *ast.CompositeLit:
+			ok = false
+		case *ast.Ident:
+			if v, isVar := info.Uses[n].(*types.Var); isVar && !v.IsField() {
+				if _, in := inputs[v]; !in && (sc.defined[v] || len(sc.values[v]) > 0) {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // isAttempt reports whether a parameter can carry an attempt number: an

@@ -155,3 +155,30 @@ func genericSpanInside(ctx context.Context, rdb *redis.Client, key, token string
 	}
 	return nil
 }
+
+// attempt wraps the other package's window: a helper resting on a helper
+// known through its fact.
+type attempt struct{ w issue18policy.Window }
+
+func (a attempt) late() bool { return !a.w.Open() } // want late:"bound: clock on receiver"
+
+func wrappedWindow(ctx context.Context, rdb *redis.Client, key, token string) error { // want wrappedWindow:"acquires lock via"
+	a := attempt{w: issue18policy.NewWindow(time.Second)}
+	for !rdb.SetNX(ctx, key, token, ttl).Val() {
+		if a.late() {
+			return errBusy
+		}
+	}
+	return nil
+}
+
+// Near miss: the wrapper is rebuilt, window and all, every iteration.
+func wrappedWindowRebuilt(ctx context.Context, rdb *redis.Client, key, token string) error { // want wrappedWindowRebuilt:"acquires lock via"
+	for !rdb.SetNX(ctx, key, token, ttl).Val() { // want `lock acquisition retried with no bound`
+		a := attempt{w: issue18policy.NewWindow(time.Second)}
+		if a.late() {
+			return errBusy
+		}
+	}
+	return nil
+}

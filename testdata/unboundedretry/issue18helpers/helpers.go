@@ -361,3 +361,32 @@ func injectedClockMoving(ctx context.Context, rdb *redis.Client, c clock, key, t
 	}
 	return nil
 }
+
+// retrier rests on the window it holds, through window's own helper.
+type retrier struct{ w window }
+
+func (r *retrier) giveUp() bool { return r.w.over() } // want giveUp:"bound: clock on receiver"
+
+// giveUpFresh asks a window it makes on each call.
+func (r *retrier) giveUpFresh() bool { return newWindow(time.Second).over() }
+
+func helperOfHelper(ctx context.Context, rdb *redis.Client, key, token string) error { // want helperOfHelper:"acquires lock via"
+	r := &retrier{w: newWindow(time.Second)}
+	for !tryLock(ctx, rdb, key, token) {
+		if r.giveUp() {
+			return errBusy
+		}
+	}
+	return nil
+}
+
+// Near miss: the inner helper's window is new on every call.
+func helperOfHelperFresh(ctx context.Context, rdb *redis.Client, key, token string) error { // want helperOfHelperFresh:"acquires lock via"
+	r := &retrier{w: newWindow(time.Second)}
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+		if r.giveUpFresh() {
+			return errBusy
+		}
+	}
+	return nil
+}
