@@ -52,7 +52,8 @@
 //     boolean) depends on a context; on the clock against its receiver,
 //     its arguments or the variables it captures, when those are not
 //     rebuilt in the loop (w := newWindow(d) before the loop, then
-//     w.Over()); on an attempt argument the loop steps (policy.Allow(i));
+//     w.Over()), directly or through another such helper asked about
+//     what it holds (r.w.Over(), not newWindow(d).Over()); on an attempt argument the loop steps (policy.Allow(i));
 //     on a budget its pointer receiver holds and the call spends
 //     (b.Take(); a value receiver spends a copy); or on integer fields of
 //     its receiver that the loop steps. A helper whose result is the same
