@@ -78,16 +78,34 @@ type summaries struct {
 	pass   *analysis.Pass
 	funcs  map[*types.Func]*summary
 	locals map[types.Object]*summary // closures assigned once to a local variable
+	// decls are the package's functions, summarized when first asked
+	// about (done) so that a helper resting on another declared later is
+	// seen, and a package's unexported helpers cost nothing unless used.
+	decls map[*types.Func]*ast.FuncDecl
+	done  map[*types.Func]bool
+}
+
+// local returns the summary of a function of this package.
+func (s *summaries) local(fn *types.Func) *summary {
+	if !s.done[fn] {
+		s.done[fn] = true // a cycle of helpers reads as no bound
+		if fd := s.decls[fn]; fd != nil {
+			if sm := s.summarize(fn.Type().(*types.Signature), fd.Body, nil); sm != nil {
+				s.funcs[fn] = sm
+			}
+		}
+	}
+	return s.funcs[fn]
 }
 
 func (s *summaries) of(call *ast.CallExpr) *summary {
 	switch obj := typeutil.Callee(s.pass.TypesInfo, call).(type) {
 	case *types.Func:
 		fn := obj.Origin()
-		if sm, ok := s.funcs[fn]; ok {
-			return sm
+		if fn.Pkg() == s.pass.Pkg {
+			return s.local(fn)
 		}
-		if fn.Pkg() != nil && fn.Pkg() != s.pass.Pkg {
+		if fn.Pkg() != nil {
 			var f Bound
 			if s.pass.ImportObjectFact(fn, &f) {
 				return f.summary()
@@ -103,40 +121,31 @@ func (s *summaries) of(call *ast.CallExpr) *summary {
 // exports their facts. Closures are summarized only when closures is
 // true: they matter only in packages that acquire.
 func summarize(pass *analysis.Pass, closures bool, skip map[*types.Func]bool) *summaries {
-	s := &summaries{pass: pass, funcs: map[*types.Func]*summary{}, locals: map[types.Object]*summary{}}
+	s := &summaries{pass: pass, funcs: map[*types.Func]*summary{}, locals: map[types.Object]*summary{},
+		decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]bool{}}
 	info := pass.TypesInfo
 	var fns []*types.Func
-	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil && !skip[fn] {
-				fns, decls = append(fns, fn), append(decls, fd)
+			if fn, _ := info.Defs[fd.Name].(*types.Func); fn != nil {
+				fns = append(fns, fn)
+				if !skip[fn] {
+					s.decls[fn] = fd
+				}
 			}
 		}
 	}
-	// A helper may rest on another declared after it (giveUp calls
-	// w.over()): a few rounds settle the chains helpers are written in.
-	for round := 0; round < 3; round++ {
-		changed := false
-		for i, fn := range fns {
-			if _, ok := s.funcs[fn]; ok {
-				continue
-			}
-			if sm := s.summarize(fn.Type().(*types.Signature), decls[i].Body, nil); sm != nil {
-				s.funcs[fn] = sm
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+	// Another package can call only what is exported; in a package that
+	// acquires, every helper is summarized, for its own loops and tests.
 	for _, fn := range fns {
-		if sm, ok := s.funcs[fn]; ok {
+		if !closures && !fn.Exported() {
+			continue
+		}
+		if sm := s.local(fn); sm != nil {
 			pass.ExportObjectFact(fn, &Bound{Kind: kindNames[sm.kind], Params: sm.params, Names: sm.names})
 		}
 	}
@@ -241,11 +250,9 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 	for i := range sig.Params().Len() {
 		inputs[sig.Params().At(i)] = i
 	}
-	sc := newScope(s.pass, body, body, nil, nil, nil)
-
 	var nodes []ast.Node
 	var consts []string
-	constant := true
+	constant, bare := true, false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -258,10 +265,7 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 			case len(n.Results) == 1:
 				e = n.Results[0] // return f()
 			default: // a bare return: the named result's assignments
-				for _, v := range sc.values[sig.Results().At(idx)] {
-					nodes = append(nodes, v)
-				}
-				constant = false
+				constant, bare = false, true
 				return true
 			}
 			nodes = append(nodes, e)
@@ -300,6 +304,12 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 		}
 		if same {
 			return nil
+		}
+	}
+	sc := newScope(s.pass, body, body, nil, nil, nil)
+	if bare {
+		for _, v := range sc.values[sig.Results().At(idx)] {
+			nodes = append(nodes, v)
 		}
 	}
 

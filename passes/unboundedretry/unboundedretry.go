@@ -32,7 +32,12 @@ func run(pass *analysis.Pass) (any, error) {
 		// A retry policy or deadline window may live in a package that
 		// never touches Redis; its facts are what its callers' loops need.
 		// The standard library holds none.
-		if !isStd(pass) {
+		// Nor do the client modules.
+		var module string
+		if pass.Module != nil {
+			module = pass.Module.Path
+		}
+		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) {
 			summarize(pass, false, nil)
 		}
 		return nil, nil
