@@ -2,10 +2,8 @@ package unboundedretry
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -13,26 +11,17 @@ import (
 // loopGraph is the part of a function's control-flow graph that one loop
 // spans.
 type loopGraph struct {
-	pass   *analysis.Pass
+	*scope
 	g      *cfg.CFG
 	loop   ast.Stmt
 	header *cfg.Block // where each iteration starts: the back edges' target
 	inside map[*cfg.Block]bool
-	// counters are the integer variables the loop increments or
-	// decrements: comparing one of them bounds the number of attempts.
-	counters map[types.Object]bool
 	// ticker is true for a range over a time channel, which never closes.
 	ticker bool
-	// values are the expressions assigned to variables in the loop, so
-	// that err := ctx.Err(); if err != nil { return } is a context bound.
-	values map[types.Object][]ast.Expr
-	// redis tells the calls whose arguments say nothing about a bound:
-	// commands and acquirers (SET lock:x time.Now().String() is no deadline).
-	redis func(*ast.CallExpr) bool
 }
 
-func newLoopGraph(pass *analysis.Pass, g *cfg.CFG, loop ast.Stmt, redis func(*ast.CallExpr) bool) *loopGraph {
-	l := &loopGraph{pass: pass, g: g, loop: loop, redis: redis, inside: map[*cfg.Block]bool{}, counters: map[types.Object]bool{}, values: map[types.Object][]ast.Expr{}}
+func newLoopGraph(sc *scope, g *cfg.CFG, loop ast.Stmt) *loopGraph {
+	l := &loopGraph{scope: sc, g: g, loop: loop, inside: map[*cfg.Block]bool{}}
 	headKind := cfg.KindRangeLoop
 	if f, ok := loop.(*ast.ForStmt); ok {
 		headKind = cfg.KindForLoop
@@ -58,7 +47,6 @@ func newLoopGraph(pass *analysis.Pass, g *cfg.CFG, loop ast.Stmt, redis func(*as
 			l.inside[b] = true
 		}
 	}
-	l.findCounters()
 	return l
 }
 
@@ -114,7 +102,7 @@ func (l *loopGraph) bounded(exits []exit) bool {
 func (l *loopGraph) guards(e exit) []ast.Node {
 	var out []ast.Node
 	if e.cond {
-		if g := l.condOf(e.from); g != nil {
+		if g := condOf(e.from); g != nil {
 			out = append(out, g)
 		}
 	}
@@ -126,7 +114,7 @@ func (l *loopGraph) guards(e exit) []ast.Node {
 			continue
 		}
 		if l.postDominates(e.from, b.Succs[0]) != l.postDominates(e.from, b.Succs[1]) {
-			if g := l.condOf(b); g != nil {
+			if g := condOf(b); g != nil {
 				out = append(out, g)
 			}
 		}
@@ -157,7 +145,7 @@ func (l *loopGraph) postDominates(x, s *cfg.Block) bool {
 
 // condOf returns what a two-way branch tests: its condition, or for a
 // select case the communication.
-func (l *loopGraph) condOf(b *cfg.Block) ast.Node {
+func condOf(b *cfg.Block) ast.Node {
 	if len(b.Succs) != 2 {
 		return nil
 	}
@@ -176,83 +164,38 @@ func (l *loopGraph) condOf(b *cfg.Block) ast.Node {
 	return nil
 }
 
-// isBound reports whether a guard depends on a context, on time, on a
-// shutdown channel or on an attempt counter.
-func (l *loopGraph) isBound(n ast.Node) bool {
-	return l.bound(n, map[types.Object]bool{})
-}
-
-func (l *loopGraph) bound(n ast.Node, seen map[types.Object]bool) bool {
-	info := l.pass.TypesInfo
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if l.redis(n) {
-				return false
-			}
-			found = boundCall(funcOf(info, n))
-		case *ast.UnaryExpr:
-			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
-		case *ast.Ident:
-			obj := info.Uses[n]
-			found = isContextErr(obj)
-			if !found && obj != nil && !seen[obj] {
-				seen[obj] = true
-				for _, v := range l.values[obj] {
-					if l.bound(v, seen) {
-						found = true
-						break
-					}
-				}
-			}
-		case *ast.BinaryExpr:
-			switch n.Op {
-			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
-				found = l.counters[varOf(info, n.X)] || l.counters[varOf(info, n.Y)]
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// boundCall reports whether fn reads a context's state or the clock.
-func boundCall(fn *types.Func) bool {
+// contextCall reports whether fn reads a context's state: Done, Err or
+// Cause, of context.Context or of a type that is one.
+func contextCall(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
 	sig, _ := fn.Type().(*types.Signature)
-	switch fn.Pkg().Path() {
-	case "context":
+	if fn.Pkg().Path() == "context" {
 		switch fn.Name() {
 		case "Done", "Err", "Cause":
 			return true
 		}
-	case "time":
-		if sig != nil && sig.Recv() != nil {
-			// time.Time's comparisons; Duration methods are not clocks.
-			if isNamed(sig.Recv().Type(), "time", "Time") {
-				switch fn.Name() {
-				case "After", "Before", "Compare", "Equal", "Sub":
-					return true
-				}
-			}
-			return false
-		}
-		switch fn.Name() {
-		case "Now", "Since", "Until", "After":
-			return true
-		}
 	}
-	// Done and Err of a type that is a context.
 	if sig != nil && sig.Recv() != nil && (fn.Name() == "Done" || fn.Name() == "Err") {
 		return isContext(sig.Recv().Type())
+	}
+	return false
+}
+
+// timeComparison reports whether fn compares two instants: the
+// comparison methods of time.Time.
+func timeComparison(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil || !isNamed(sig.Recv().Type(), "time", "Time") {
+		return false
+	}
+	switch fn.Name() {
+	case "After", "Before", "Compare", "Equal":
+		return true
 	}
 	return false
 }
@@ -334,70 +277,4 @@ func varOf(info *types.Info, e ast.Expr) types.Object {
 		return info.Uses[e.Sel]
 	}
 	return nil
-}
-
-// findCounters records the integer variables the loop steps (x++, x--,
-// x += n, x -= n and x = x ± n, in the body or the post statement) and
-// the values assigned to variables in the loop.
-func (l *loopGraph) findCounters() {
-	info := l.pass.TypesInfo
-	step := func(lhs ast.Expr) {
-		obj := varOf(info, lhs)
-		if obj == nil {
-			if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
-				obj = info.Defs[id]
-			}
-		}
-		if v, ok := obj.(*types.Var); ok {
-			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-				l.counters[obj] = true
-			}
-		}
-	}
-	value := func(lhs ast.Expr, v ast.Expr) {
-		obj := varOf(info, lhs)
-		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && obj == nil {
-			obj = info.Defs[id]
-		}
-		if obj != nil {
-			l.values[obj] = append(l.values[obj], v)
-		}
-	}
-	ast.Inspect(l.loop, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IncDecStmt:
-			step(n.X)
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if len(n.Values) == len(n.Names) {
-					value(id, n.Values[i])
-				} else if len(n.Values) == 1 {
-					value(id, n.Values[0])
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if len(n.Lhs) == len(n.Rhs) {
-					value(lhs, n.Rhs[i])
-				} else if len(n.Rhs) == 1 {
-					value(lhs, n.Rhs[0]) // x, err := f()
-				}
-			}
-			switch n.Tok {
-			case token.ADD_ASSIGN, token.SUB_ASSIGN:
-				step(n.Lhs[0])
-			case token.ASSIGN:
-				if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
-					if bin, ok := ast.Unparen(n.Rhs[0]).(*ast.BinaryExpr); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
-						if o := varOf(info, n.Lhs[0]); o != nil && (o == varOf(info, bin.X) || o == varOf(info, bin.Y)) {
-							step(n.Lhs[0])
-						}
-					}
-				}
-			}
-		}
-		return true
-	})
 }

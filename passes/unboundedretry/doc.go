@@ -29,23 +29,66 @@
 //	lock, err := fix.Obtain(ctx, rdb, "lock:job", ttl, fix.WithMaxWait(5*time.Second))
 //
 // A loop is bounded when one of its exits (the loop condition, a break, a
-// return, a goto, a panic) is guarded by a context (ctx.Done() in a
-// select, ctx.Err(), context.Canceled), by time (a deadline compared with
-// time.Now, time.Since or time.Until; time.After or a timer channel in a
-// select), by a shutdown channel received in a select, or by an attempt
-// counter the loop increments and compares (for i := 0; i < n; i++,
-// attempts++ then if attempts > max). Ranges over an integer are bounded.
+// return, a goto, a panic) is guarded by one of:
+//
+//   - a context: ctx.Done() in a select, ctx.Err(), context.Canceled;
+//   - the clock against an instant fixed before the loop: a comparison
+//     holding exactly one clock reading taken in the loop, such as
+//     time.Now().After(deadline), time.Since(start) > limit or
+//     time.Until(deadline) > 0 (a deadline recomputed from the clock in
+//     the loop moves with it and bounds nothing; so does one that is never
+//     compared with a fresh reading);
+//   - a timer or time.After channel made before the loop, or a shutdown
+//     channel, received in a select (a time.After made in the loop starts
+//     again every iteration);
+//   - an attempt counter the loop steps and compares (for i := 0; i < n;
+//     i++, attempts++ then if attempts > max, n%batch == 0 in an inner
+//     loop whose counter an outer loop bounds); a counter declared in the
+//     body, or reset there on every iteration, bounds nothing;
+//   - a helper that does one of these, in this package or another (it
+//     carries a fact), a method or a closure assigned once to a local
+//     variable: one whose boolean result (or error, when it has no
+//     boolean) depends on a context; on the clock against its receiver,
+//     its arguments or the variables it captures, when those are not
+//     rebuilt in the loop (w := newWindow(d) before the loop, then
+//     w.Over()), directly or through another such helper asked about
+//     what it holds (r.w.Over(), not newWindow(d).Over()); on an attempt argument the loop steps (policy.Allow(i));
+//     on a budget its pointer receiver holds and the call spends
+//     (b.Take(); a value receiver spends a copy); or on integer fields of
+//     its receiver that the loop steps. A helper whose result is the same
+//     constant on every return (a policy whose Next never says stop)
+//     bounds nothing.
+//
 // time.Sleep, a ticker used for pacing, a counter that is never compared
 // and an exit on a Redis error are not bounds: none of them ends the wait
-// while the lock is held by someone else.
+// while the lock is held by someone else. Ranges over an integer
+// (for range n, for i := range cfg.Attempts) are bounded.
 //
 // Acquisition is an acquire command (SETNX, SET NX) or a call to a
 // function that acquires and returns a bool or an error, in this package
 // or another: such functions carry a fact, so a loop around
 // locker.TryLock(ctx, id) is found when TryLock lives elsewhere. A call
-// whose result is discarded is not a retry. Loops over a slice, map,
-// string or non-time channel make one attempt per item and are not retry
-// loops; a loop with no exit at all is a long-running worker, not a
-// retry, and is left alone. Each loop is reported once, at the innermost
-// unbounded loop around the acquisition.
+// whose result is discarded is not a retry.
+//
+// A retry loop is one where a failed acquire leads back to another
+// acquire and a successful one leaves the loop. The outcome is read on
+// the control-flow graph: the acquire's bool is true on success, its
+// error nil, a SET reply "OK"; conditions on them are followed along the
+// path. A loop that goes on after getting the lock acquires once per
+// iteration and is not a retry: a periodic job that tries the lock on
+// each tick, logs when it is busy and waits for the next tick; a claim
+// per item that skips a busy one; a for b.Loop() benchmark that fails on
+// a busy lock. Nor is a loop whose key comes from a value received in the
+// iteration (j := <-jobs): a failure moves on to the next item. Loops over a slice, map, string or non-time channel make
+// one attempt per item and are not retry loops; a loop with no exit at
+// all is a long-running worker, not a retry, and is left alone. Each loop
+// is reported once, at the innermost unbounded loop around the
+// acquisition.
+//
+// Retry by recursion is reported too: a function that, after a failed
+// acquire, calls itself again (usually after a sleep), where no branch
+// that decides whether to make that call is a bound. An attempt
+// parameter that the call passes stepped (attempt+1, left-1), a context
+// or a deadline passed down unchanged bound it; a walk that recurses
+// whether or not it got the lock is not a retry.
 package unboundedretry

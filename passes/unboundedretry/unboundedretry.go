@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
@@ -23,12 +24,23 @@ var Analyzer = &analysis.Analyzer{
 	URL:       "https://github.com/locklint/locklint#unboundedretry",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*lockmodel.Acquirer)(nil)},
+	FactTypes: []analysis.Fact{(*lockmodel.Acquirer)(nil), (*Bound)(nil)},
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	m := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	if !m.Relevant() {
+		// A retry policy or deadline window may live in a package that
+		// never touches Redis; its facts are what its callers' loops need.
+		// The standard library holds none.
+		// Nor do the client modules.
+		var module string
+		if pass.Module != nil {
+			module = pass.Module.Path
+		}
+		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) {
+			summarize(pass, false, nil)
+		}
 		return nil, nil
 	}
 	acq := m.Acquisitions(func(fn *types.Func) (string, bool) {
@@ -39,8 +51,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return "", false
 	})
 	fns, facts := acq.Funcs()
+	acquirers := map[*types.Func]bool{}
 	for i, fn := range fns {
 		pass.ExportObjectFact(fn, facts[i])
+		acquirers[fn] = true
+	}
+	// An acquirer's own result is the success it reports, not a bound.
+	sums := summarize(pass, true, acquirers)
+	redis := func(call *ast.CallExpr) bool {
+		return m.CallOf(call) != nil || acq.Acquires(call)
 	}
 
 	// Walking the loops backwards visits an inner loop before the loop
@@ -62,9 +81,10 @@ func run(pass *analysis.Pass) (any, error) {
 			g = cfg.New(body, lockmodel.MayReturn(pass.TypesInfo))
 			graphs[body] = g
 		}
-		l := newLoopGraph(pass, g, loop, func(call *ast.CallExpr) bool {
-			return m.CallOf(call) != nil || acq.Acquires(call)
-		})
+		l := newLoopGraph(newLoopScope(pass, loop, redis, sums), g, loop)
+		if tries = l.retried(m, tries); len(tries) == 0 {
+			continue
+		}
 		exits := l.exits()
 		if len(exits) == 0 || l.bounded(exits) {
 			continue
@@ -72,7 +92,56 @@ func run(pass *analysis.Pass) (any, error) {
 		reported = append(reported, loop)
 		report(pass, loop, tries[0])
 	}
+	recursions(pass, m, acq, sums, redis)
 	return nil, nil
+}
+
+// isStd reports whether the package is in the standard library: it is
+// in no module and the first element of its path has no dot. (A module
+// named without a dot, module myservice, is common and is not std.)
+func isStd(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Path != "" && pass.Module.Path != "std" {
+		return false
+	}
+	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+	return !strings.Contains(first, ".")
+}
+
+// newLoopScope is the scope of one loop: its body runs each iteration, a
+// for statement's init once.
+func newLoopScope(pass *analysis.Pass, loop ast.Stmt, redis func(*ast.CallExpr) bool, sums *summaries) *scope {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return newScope(pass, loop, l.Body, l.Init, redis, sums)
+	case *ast.RangeStmt:
+		return newScope(pass, loop, l.Body, nil, redis, sums)
+	}
+	return newScope(pass, loop, nil, nil, redis, sums)
+}
+
+// retried keeps the acquisitions the loop retries: those after whose
+// failure the next iteration can come, and after whose success it
+// cannot. A loop that goes on after getting the lock (a periodic job
+// that works and waits for the next tick, a benchmark's b.Loop, one
+// claim per item) acquires once per iteration; that is not a retry.
+func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.CallExpr {
+	tags := switchTags(l.loop)
+	inside := func(b *cfg.Block) bool { return l.inside[b] }
+	header := func(b *cfg.Block) bool { return b == l.header }
+	var out []*ast.CallExpr
+	for _, t := range tries {
+		if l.nextItem(m, t) {
+			continue
+		}
+		if newOutcomes(m, t, tags, true).reaches(l.g, inside, header) {
+			continue
+		}
+		if !newOutcomes(m, t, tags, false).reaches(l.g, inside, header) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
@@ -113,9 +182,54 @@ func retryLoop(pass *analysis.Pass, loop ast.Stmt) bool {
 	return false
 }
 
+// nextItem reports whether the acquire's key comes from a value received
+// in the iteration (j := <-jobs; tryLock(j.ID)): a failure moves on to
+// the next item rather than acquiring the same key again.
+func (l *loopGraph) nextItem(m *lockmodel.Model, call *ast.CallExpr) bool {
+	keys := call.Args
+	if c := m.CallOf(call); c != nil {
+		keys = c.Keys
+	}
+	for _, k := range keys {
+		if l.received(k, map[types.Object]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// received reports whether e depends on a channel receive in the loop.
+func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
+	info := l.pass.TypesInfo
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
+		case *ast.Ident:
+			if obj := info.Uses[n]; obj != nil && !seen[obj] {
+				seen[obj] = true
+				for _, v := range l.values[obj] {
+					if l.received(v, seen) {
+						found = true
+						break
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // attempts returns the acquisitions in the loop whose result is used,
 // outside function literals and outside loops already reported.
-func attempts(pass *analysis.Pass, acq *lockmodel.Acquisitions, loop ast.Stmt, reported []ast.Stmt) []*ast.CallExpr {
+func attempts(pass *analysis.Pass, acq *lockmodel.Acquisitions, loop ast.Node, reported []ast.Stmt) []*ast.CallExpr {
 	discarded := map[ast.Expr]bool{}
 	var calls []*ast.CallExpr
 	ast.Inspect(loop, func(n ast.Node) bool {

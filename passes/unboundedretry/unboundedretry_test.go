@@ -24,3 +24,13 @@ func TestWrapperInAnotherPackage(t *testing.T) { run(t, "locker", "retry") }
 func TestEachKindOfBound(t *testing.T) { run(t, "bounds") }
 
 func TestGoRedisV8RueidisAndOddShapes(t *testing.T) { run(t, "clients") }
+
+func TestBoundInSamePackageHelper(t *testing.T) { run(t, "issue18helpers") }
+
+func TestBoundInAnotherPackageHelper(t *testing.T) { run(t, "issue18policy", "issue18facts") }
+
+func TestBoundByOuterLoopAndRanges(t *testing.T) { run(t, "issue18nested") }
+
+func TestOncePerTickItemOrIteration(t *testing.T) { run(t, "issue12periodic") }
+
+func TestRetryByRecursion(t *testing.T) { run(t, "issue12recursion") }

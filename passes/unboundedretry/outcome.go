@@ -1,0 +1,536 @@
+package unboundedretry
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+// outcome is what a value is known to be after an acquire succeeded or
+// failed: the reading of "if ok", "if err != nil" on one side of the
+// acquire.
+type outcome uint8
+
+const (
+	unknown outcome = iota // independent of the acquire
+	tainted                // depends on the acquire in a way not modelled
+	isTrue
+	isFalse
+	isNil
+	notNil
+	// A SET reply: "OK" when it set the key, something else when NX
+	// refused it.
+	replyOK
+	replyOther
+)
+
+// outcomes evaluates conditions along a path that starts at an acquire,
+// assuming it succeeded (or failed).
+type outcomes struct {
+	info    *types.Info
+	acquire *ast.CallExpr
+	result  ast.Expr // the acquire, or the chain on its reply (SetNX(...).Val())
+	redigo  bool     // redigo replies nil, nil on contention: its error says nothing
+	// command is true for a Redis command, whose reply may say success
+	// ("OK"); an acquirer says it with its bool or error, and its other
+	// results (a lock handle) say nothing about it.
+	command bool
+	success bool
+	// tags maps a case expression of a tag switch to the tag.
+	tags map[ast.Expr]ast.Expr
+}
+
+func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.Expr, success bool) *outcomes {
+	o := &outcomes{info: m.Pass.TypesInfo, acquire: call, result: call, success: success, tags: tags}
+	if c := m.CallOf(call); c != nil {
+		o.command = true
+		o.redigo = c.Client == lockmodel.Redigo
+		if c.Outer != nil {
+			o.result = c.Outer
+		}
+	}
+	return o
+}
+
+// results returns the outcome of each result of the acquire: a bool is
+// true on success and false on contention; an error is nil on success,
+// and on contention non-nil unless a bool says it (SetNX().Result()).
+func (o *outcomes) results() []outcome {
+	var ts []types.Type
+	switch t := o.info.TypeOf(o.result).(type) {
+	case *types.Tuple:
+		for i := range t.Len() {
+			ts = append(ts, t.At(i).Type())
+		}
+	case nil:
+	default:
+		ts = []types.Type{t}
+	}
+	hasBool := false
+	for _, t := range ts {
+		hasBool = hasBool || isBool(t)
+	}
+	out := make([]outcome, len(ts))
+	for i, t := range ts {
+		switch {
+		case isBool(t) && o.success:
+			out[i] = isTrue
+		case isBool(t):
+			out[i] = isFalse
+		case isError(t) && o.success:
+			out[i] = isNil
+		case isError(t) && hasBool:
+			out[i] = isNil
+		case isError(t) && !o.redigo:
+			out[i] = notNil
+		case o.command && isReply(t) && o.success:
+			out[i] = replyOK
+		case o.command && isReply(t):
+			out[i] = replyOther
+		case o.command:
+			out[i] = tainted
+		default:
+			out[i] = unknown
+		}
+	}
+	return out
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// isReply reports whether t can hold a SET reply: a string or an
+// interface (redigo's Do).
+func isReply(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.String
+	case *types.Interface:
+		return !isError(t)
+	}
+	return false
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+type env map[types.Object]outcome
+
+func (e env) clone() env {
+	c := make(env, len(e))
+	for k, v := range e {
+		c[k] = v
+	}
+	return c
+}
+
+// key is a canonical spelling of what the path knows.
+func (e env) key() string {
+	var parts []string
+	for obj, v := range e {
+		if v != unknown {
+			parts = append(parts, fmt.Sprintf("%d:%s=%d", obj.Pos(), obj.Name(), v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// value evaluates e on the assumed outcome.
+func (o *outcomes) value(e ast.Expr, vars env) outcome {
+	e = ast.Unparen(e)
+	if e == o.result {
+		if r := o.results(); len(r) == 1 {
+			return r[0]
+		}
+		return tainted
+	}
+	if o.isBoolConst(e) {
+		if o.info.Types[e].Value.ExactString() == "true" {
+			return isTrue
+		}
+		return isFalse
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if obj := o.info.Uses[e]; obj != nil {
+			return vars[obj]
+		}
+		return unknown
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			switch v := o.value(e.X, vars); v {
+			case isTrue:
+				return isFalse
+			case isFalse:
+				return isTrue
+			case unknown:
+				return unknown
+			}
+			return tainted
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			x, y := o.value(e.X, vars), o.value(e.Y, vars)
+			stop, other := isFalse, isTrue // && is false once one side is
+			if e.Op == token.LOR {
+				stop, other = isTrue, isFalse
+			}
+			switch {
+			case x == stop || y == stop:
+				return stop
+			case x == other && y == other:
+				return other
+			case x == tainted || y == tainted || x == other || y == other:
+				return tainted
+			}
+			return unknown
+		case token.EQL, token.NEQ:
+			if v, ok := o.compare(e, vars); ok {
+				return v
+			}
+		}
+	case *ast.CallExpr:
+		// errors.Is(nil, target) is false.
+		if fn := funcOf(o.info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(e.Args) == 2 {
+			if o.value(e.Args[0], vars) == isNil {
+				return isFalse
+			}
+		}
+	}
+	if o.depends(e, vars) {
+		return tainted
+	}
+	return unknown
+}
+
+// compare evaluates x == nil, x != nil, x == true and x == false.
+func (o *outcomes) compare(e *ast.BinaryExpr, vars env) (outcome, bool) {
+	x, y := e.X, e.Y
+	if o.isConst(x) {
+		x, y = y, x
+	}
+	var v outcome
+	switch {
+	case o.isOK(y):
+		switch o.value(x, vars) {
+		case replyOK:
+			v = isTrue
+		case replyOther:
+			v = isFalse
+		default:
+			return 0, false
+		}
+	case o.isSentinel(y):
+		// A nil error is no sentinel: err == redis.ErrNil is false.
+		if o.value(x, vars) != isNil {
+			return 0, false
+		}
+		v = isFalse
+	case o.isNilExpr(y):
+		switch o.value(x, vars) {
+		case isNil:
+			v = isTrue
+		case notNil:
+			v = isFalse
+		default:
+			return 0, false
+		}
+	case o.isBoolConst(y):
+		want := isFalse
+		if o.info.Types[y].Value.String() == "true" {
+			want = isTrue
+		}
+		switch xv := o.value(x, vars); xv {
+		case isTrue, isFalse:
+			v = isFalse
+			if xv == want {
+				v = isTrue
+			}
+		default:
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if e.Op == token.NEQ {
+		if v == isTrue {
+			v = isFalse
+		} else {
+			v = isTrue
+		}
+	}
+	return v, true
+}
+
+func (o *outcomes) isNilExpr(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (o *outcomes) isBoolConst(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.Value != nil && isBool(tv.Type)
+}
+
+func (o *outcomes) isConst(e ast.Expr) bool {
+	return o.isNilExpr(e) || o.isBoolConst(e) || o.isOK(e) || o.isSentinel(e)
+}
+
+// isOK reports whether e is the constant "OK".
+func (o *outcomes) isOK(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && tv.Value != nil && tv.Value.ExactString() == `"OK"`
+}
+
+// isSentinel reports whether e names a package-level error variable.
+func (o *outcomes) isSentinel(e ast.Expr) bool {
+	v, ok := varOf(o.info, e).(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isError(v.Type())
+}
+
+// depends reports whether e reads the acquire or a variable that holds
+// something known about it.
+func (o *outcomes) depends(e ast.Node, vars env) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = n == o.acquire
+		case *ast.Ident:
+			if obj := o.info.Uses[n]; obj != nil {
+				found = vars[obj] != unknown
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// assign records what an assignment or declaration tells about its
+// variables.
+func (o *outcomes) assign(n ast.Node, vars env) {
+	var lhs, rhs []ast.Expr
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		lhs, rhs = n.Lhs, n.Rhs
+		if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			for _, l := range lhs {
+				if obj := o.lhsObj(l); obj != nil && o.depends(n, vars) {
+					vars[obj] = tainted
+				}
+			}
+			return
+		}
+	case *ast.DeclStmt:
+		gd, ok := n.Decl.(*ast.GenDecl)
+		if !ok {
+			return
+		}
+		for _, s := range gd.Specs {
+			if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+				var l []ast.Expr
+				for _, id := range vs.Names {
+					l = append(l, id)
+				}
+				o.bind(l, vs.Values, vars)
+			}
+		}
+		return
+	default:
+		return
+	}
+	o.bind(lhs, rhs, vars)
+}
+
+func (o *outcomes) bind(lhs, rhs []ast.Expr, vars env) {
+	var vals []outcome
+	switch {
+	case len(lhs) == len(rhs):
+		for _, r := range rhs {
+			vals = append(vals, o.value(r, vars))
+		}
+	case len(rhs) == 1 && ast.Unparen(rhs[0]) == o.result:
+		vals = o.results()
+	case len(rhs) == 1:
+		v := unknown
+		if o.depends(rhs[0], vars) {
+			v = tainted
+		}
+		for range lhs {
+			vals = append(vals, v)
+		}
+	}
+	for i, l := range lhs {
+		if obj := o.lhsObj(l); obj != nil && i < len(vals) {
+			vars[obj] = vals[i]
+		}
+	}
+}
+
+func (o *outcomes) lhsObj(e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if obj := o.info.Defs[id]; obj != nil {
+			return obj
+		}
+		return o.info.Uses[id]
+	}
+	return nil
+}
+
+// switchTags maps each case expression of a tag switch in n to the tag,
+// so that a case of switch reply { case "OK": } depends on the reply.
+func switchTags(n ast.Node) map[ast.Expr]ast.Expr {
+	tags := map[ast.Expr]ast.Expr{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SwitchStmt); ok && s.Tag != nil {
+			for _, c := range s.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					tags[e] = s.Tag
+				}
+			}
+		}
+		return true
+	})
+	return tags
+}
+
+// reaches reports whether, on the assumed outcome of the acquire, a path
+// from it within the graph's region (inside) arrives at a target block.
+// A branch whose condition depends on the acquire in a way not modelled
+// is not followed when looking for success (so that an unread reply
+// keeps a loop a retry) and is followed both ways for failure.
+func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func(*cfg.Block) bool) bool {
+	start, at := blockOf(g, o.acquire)
+	if start == nil {
+		return true // not found: keep the loop a retry
+	}
+	// A block is walked again when a path brings other knowledge to it,
+	// up to a budget; past it the answer is the one that keeps reporting.
+	type visit struct {
+		b   *cfg.Block
+		env string
+	}
+	seen := map[visit]bool{}
+	budget := 4 * len(g.Blocks)
+	var walk func(b *cfg.Block, from int, vars env) bool
+	walk = func(b *cfg.Block, from int, vars env) bool {
+		if budget--; budget < 0 {
+			return !o.success
+		}
+		for _, n := range b.Nodes[from:] {
+			o.assign(n, vars)
+		}
+		var succs []*cfg.Block
+		switch len(b.Succs) {
+		case 0:
+			return false
+		case 1:
+			succs = b.Succs
+		default:
+			v := unknown
+			if c, ok := o.cond(b); ok {
+				v = o.value(c, vars)
+			}
+			switch v {
+			case isTrue:
+				succs = b.Succs[:1]
+			case isFalse:
+				succs = b.Succs[1:]
+			case tainted, isNil, notNil:
+				if o.success {
+					return false
+				}
+				succs = b.Succs
+			default:
+				succs = b.Succs
+			}
+		}
+		for _, s := range succs {
+			if target(s) && o.enters(s, vars) {
+				return true
+			}
+			v := visit{s, vars.key()}
+			if s == start || seen[v] || !inside(s) {
+				continue
+			}
+			seen[v] = true
+			if walk(s, 0, vars.clone()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(start, at, env{})
+}
+
+// enters reports whether arriving at target goes on into it: a loop
+// header whose condition the path has settled to false (for !locked,
+// after locked = true) ends the loop instead.
+func (o *outcomes) enters(target *cfg.Block, vars env) bool {
+	if target.Kind != cfg.KindForLoop || len(target.Succs) != 2 {
+		return true
+	}
+	c, ok := o.cond(target)
+	if !ok {
+		return true
+	}
+	vars = vars.clone()
+	for _, n := range target.Nodes[:len(target.Nodes)-1] {
+		o.assign(n, vars)
+	}
+	switch o.value(c, vars) {
+	case isFalse:
+		return false
+	case unknown, isTrue:
+		return true
+	}
+	return !o.success
+}
+
+// cond returns the boolean a two-way block branches on: its last node,
+// or tag == case for a tag switch.
+func (o *outcomes) cond(b *cfg.Block) (ast.Expr, bool) {
+	if len(b.Nodes) == 0 || b.Succs[0].Kind == cfg.KindSelectCaseBody {
+		return nil, false
+	}
+	e, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+	if !ok {
+		return nil, false
+	}
+	if tag, ok := o.tags[e]; ok {
+		return &ast.BinaryExpr{X: tag, Op: token.EQL, Y: e}, true
+	}
+	return e, true
+}
+
+// blockOf returns the block holding call and the index of its node.
+func blockOf(g *cfg.CFG, call *ast.CallExpr) (*cfg.Block, int) {
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			if n.Pos() <= call.Pos() && call.End() <= n.End() {
+				return b, i
+			}
+		}
+	}
+	return nil, 0
+}

@@ -1,0 +1,149 @@
+package unboundedretry
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+// recursions reports functions that retry a failed acquire by calling
+// themselves: the call is the loop's back edge, and the same bounds
+// apply (an attempt parameter the call steps, a context, a deadline it
+// passes on).
+func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitions, sums *summaries, redis func(*ast.CallExpr) bool) {
+	info := pass.TypesInfo
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			selfs := selfCalls(info, fn, fd.Body)
+			if len(selfs) == 0 {
+				continue
+			}
+			tries := attempts(pass, acq, fd.Body, nil)
+			if len(tries) == 0 {
+				continue
+			}
+			g := cfg.New(fd.Body, lockmodel.MayReturn(info))
+			isSelf := func(b *cfg.Block) bool {
+				for _, n := range b.Nodes {
+					for _, c := range selfs {
+						if n.Pos() <= c.Pos() && c.End() <= n.End() {
+							return true
+						}
+					}
+				}
+				return false
+			}
+			all := func(*cfg.Block) bool { return true }
+			tags := switchTags(fd.Body)
+			var retried *ast.CallExpr
+			for _, t := range tries {
+				if newOutcomes(m, t, tags, true).reaches(g, all, isSelf) {
+					continue // it recurses after success too: a walk, not a retry
+				}
+				if newOutcomes(m, t, tags, false).reaches(g, all, isSelf) {
+					retried = t
+					break
+				}
+			}
+			if retried == nil {
+				continue
+			}
+			sc := newScope(pass, fd.Body, fd.Body, nil, redis, sums)
+			sig := fn.Type().(*types.Signature)
+			for _, c := range selfs {
+				for i, a := range c.Args {
+					if i < sig.Params().Len() {
+						if p := sig.Params().At(i); steps(info, a, p) {
+							sc.counters[p] = true
+						}
+					}
+				}
+			}
+			if recursionBounded(g, sc, isSelf) {
+				continue
+			}
+			lockmodel.Report(pass, analysis.Diagnostic{
+				Pos:     selfs[0].Pos(),
+				End:     selfs[0].Lparen,
+				Message: "lock acquisition retried by recursion with no bound: no path into this call depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it calls itself forever; acquire with fix.Obtain under a context deadline, which backs off exponentially with full jitter",
+				Related: []analysis.RelatedInformation{{Pos: retried.Pos(), End: retried.End(), Message: "acquisition retried here"}},
+			})
+		}
+	}
+}
+
+// selfCalls returns the calls of fn in body, outside function literals.
+func selfCalls(info *types.Info, fn *types.Func, body *ast.BlockStmt) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if c, ok := typeutil.Callee(info, n).(*types.Func); ok && c.Origin() == fn {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// steps reports whether a is p ± n: the call passes the next attempt.
+func steps(info *types.Info, a ast.Expr, p *types.Var) bool {
+	bin, ok := ast.Unparen(a).(*ast.BinaryExpr)
+	if !ok || (bin.Op != token.ADD && bin.Op != token.SUB) {
+		return false
+	}
+	return varOf(info, bin.X) == p || varOf(info, bin.Y) == p
+}
+
+// recursionBounded reports whether a branch that decides between
+// calling itself again and not is a bound.
+func recursionBounded(g *cfg.CFG, sc *scope, isSelf func(*cfg.Block) bool) bool {
+	memo := map[*cfg.Block]bool{}
+	var reach func(b *cfg.Block, seen map[*cfg.Block]bool) bool
+	reach = func(b *cfg.Block, seen map[*cfg.Block]bool) bool {
+		if v, ok := memo[b]; ok {
+			return v
+		}
+		if seen[b] {
+			return false
+		}
+		seen[b] = true
+		r := isSelf(b)
+		for _, s := range b.Succs {
+			r = r || reach(s, seen)
+		}
+		if r {
+			memo[b] = true
+		}
+		return r
+	}
+	for _, b := range g.Blocks {
+		if !b.Live || len(b.Succs) != 2 {
+			continue
+		}
+		if reach(b.Succs[0], map[*cfg.Block]bool{}) == reach(b.Succs[1], map[*cfg.Block]bool{}) {
+			continue
+		}
+		if c := condOf(b); c != nil && sc.isBound(c) {
+			return true
+		}
+	}
+	return false
+}
