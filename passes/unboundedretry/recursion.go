@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
@@ -76,7 +77,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			if recursionBounded(g, sc, isSelf) {
 				continue
 			}
-			lockmodel.Report(pass, analysis.Diagnostic{
+			diag.Report(pass, analysis.Diagnostic{
 				Pos:     selfs[0].Pos(),
 				End:     selfs[0].Lparen,
 				Message: "lock acquisition retried by recursion with no bound: no path into this call depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it calls itself forever; acquire with fix.Obtain under a context deadline, which backs off exponentially with full jitter",
