@@ -150,6 +150,11 @@ func TestSameFindingsAsMultichecker(t *testing.T) {
 		{root, "./internal/..."},
 		// Every shape the analyzers' tests hold, test files included.
 		{testdata, "./..."},
+		// Bound facts from a policy package of the main module that
+		// never touches Redis, and Forwarder facts from a wrapper package,
+		// each a dependency of the package linted alone.
+		{testdata, "./unboundedretry/issue18facts"},
+		{testdata, "./unconditionaldel/regressions/wrappers/app"},
 	} {
 		pkg := tc.pkg
 		run := func(args ...string) []byte {
@@ -177,10 +182,10 @@ type otherFact struct{}
 
 func (*otherFact) AFact() {}
 
-// TestClientFactsOnly pins the check behind clientPaths: a fact type the
-// model does not promise to keep to client-reaching packages, declared by
-// a pass or by anything it requires, loads the whole graph.
-func TestClientFactsOnly(t *testing.T) {
+// TestScopedFactsOnly pins the check behind clientPaths: a fact type that
+// does not say where it can live, declared by a pass or by anything it
+// requires, loads the whole graph.
+func TestScopedFactsOnly(t *testing.T) {
 	other := &analysis.Analyzer{Name: "other", Doc: "other: x", FactTypes: []analysis.Fact{(*otherFact)(nil)}, Run: noFacts.Run}
 	requiresOther := &analysis.Analyzer{Name: "req", Doc: "req: x", Requires: []*analysis.Analyzer{other}, Run: noFacts.Run}
 	for _, tc := range []struct {
@@ -192,13 +197,13 @@ func TestClientFactsOnly(t *testing.T) {
 		{requiresOther, false},
 		{noFacts, true},
 	} {
-		if got := clientFactsOnly(tc.a); got != tc.want {
-			t.Errorf("clientFactsOnly(%s) = %v, want %v", tc.a.Name, got, tc.want)
+		if got := scopedFactsOnly(tc.a); got != tc.want {
+			t.Errorf("scopedFactsOnly(%s) = %v, want %v", tc.a.Name, got, tc.want)
 		}
 	}
 	for _, a := range analyzer.Analyzers() {
-		if !clientFactsOnly(a) {
-			t.Errorf("%s declares a fact type the model does not keep to client-reaching packages", a.Name)
+		if !scopedFactsOnly(a) {
+			t.Errorf("%s declares a fact type that does not say where it can live", a.Name)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func loadMode(run []*analysis.Analyzer) int {
 	for _, a := range run {
 		switch {
 		case !usesFacts([]*analysis.Analyzer{a}):
-		case own[a] && clientFactsOnly(a):
+		case own[a] && scopedFactsOnly(a):
 			mode = max(mode, clientPaths)
 		default:
 			return allFromSource
@@ -176,8 +176,9 @@ func goEnv(cfg *packages.Config, names ...string) []string {
 	return vals
 }
 
-// fromSource returns the IDs of the dependencies that are not roots, can
-// reach a Redis client, and are not part of a client's module.
+// fromSource returns the IDs of the dependencies that are not roots and
+// either can reach a Redis client or belong to the main module
+// (lockmodel.MainModuleScope), and are not part of a client's module.
 func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	memo := map[*packages.Package]bool{}
 	path := func(p *packages.Package) string { return p.PkgPath }
@@ -195,7 +196,8 @@ func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 		if p.Module != nil {
 			module = p.Module.Path
 		}
-		if visit(p) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath, module) && p.PkgPath != "" {
+		main := p.Module == nil || p.Module.Main
+		if (visit(p) || (main && !isStd(p))) && !roots[p.ID] && !lockmodel.InClientModule(p.PkgPath, module) && p.PkgPath != "" {
 			ids = append(ids, p.ID)
 		}
 	})
@@ -203,14 +205,15 @@ func fromSource(pkgs []*packages.Package, roots map[string]bool) []string {
 	return ids
 }
 
-// clientFactsOnly reports whether every fact type a and what it requires
-// declare is one the model promises to export only where a client is
-// reached: a new fact type that makes no such promise loads everything.
-func clientFactsOnly(a *analysis.Analyzer) bool {
-	if !slices.ContainsFunc(a.FactTypes, func(f analysis.Fact) bool { return !lockmodel.IsClientFact(f) }) {
-		return !slices.ContainsFunc(a.Requires, func(r *analysis.Analyzer) bool { return !clientFactsOnly(r) })
+// scopedFactsOnly reports whether every fact type that a and what it
+// requires declare says where it can live (lockmodel.ScopedFact), within
+// what clientPaths loads: a fact type that makes no such promise loads
+// everything.
+func scopedFactsOnly(a *analysis.Analyzer) bool {
+	if slices.ContainsFunc(a.FactTypes, func(f analysis.Fact) bool { return lockmodel.ScopeOf(f) == 0 }) {
+		return false
 	}
-	return false
+	return !slices.ContainsFunc(a.Requires, func(r *analysis.Analyzer) bool { return !scopedFactsOnly(r) })
 }
 
 func usesFacts(as []*analysis.Analyzer) bool {
@@ -224,4 +227,10 @@ func usesFacts(as []*analysis.Analyzer) bool {
 		return len(a.FactTypes) > 0 || slices.ContainsFunc(a.Requires, walk)
 	}
 	return slices.ContainsFunc(as, walk)
+}
+
+// isStd reports whether p is a package of the standard library, which
+// go/packages lists with no module.
+func isStd(p *packages.Package) bool {
+	return p.Module == nil && !strings.Contains(strings.Split(p.PkgPath, "/")[0], ".")
 }

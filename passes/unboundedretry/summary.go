@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/locklint/locklint/analyzer/lockmodel"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -55,6 +56,11 @@ type Bound struct {
 }
 
 func (*Bound) AFact() {}
+
+// Scope: a retry policy or window may live in a package of the service
+// that never touches Redis; outside the main module, only packages that
+// reach a client carry one.
+func (*Bound) Scope() lockmodel.FactScope { return lockmodel.MainModuleScope }
 
 func (b *Bound) String() string {
 	if len(b.Names) == 0 {

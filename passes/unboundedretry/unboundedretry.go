@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if pass.Module != nil {
 			module = pass.Module.Path
 		}
-		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) {
+		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) && lockmodel.InMainModule(pass) {
 			summarize(pass, false, nil)
 		}
 		return nil, nil
