@@ -189,9 +189,21 @@ func TestLockwordsNarrowing(t *testing.T) {
 	if len(narrow) >= len(all) {
 		t.Errorf("lockwords: [semaphore] left %d of %d findings:\n%s", len(narrow), len(all), join(narrow))
 	}
-	for _, f := range narrow {
-		if !slices.Contains(all, f) {
-			t.Errorf("narrowing the lock words added %s", f)
+	// A narrower list can move a finding, never add one: a wrapper whose
+	// name no longer says lock (store.Locker's Unlock) is followed into
+	// its callers, so its DEL is reported where it is called instead of
+	// in its body.
+	count := func(fs []finding) map[string]int {
+		n := map[string]int{}
+		for _, f := range fs {
+			n[f.Analyzer]++
+		}
+		return n
+	}
+	wide := count(all)
+	for a, n := range count(narrow) {
+		if n > wide[a] {
+			t.Errorf("narrowing the lock words raised %s findings from %d to %d:\n%s", a, wide[a], n, join(narrow))
 		}
 	}
 }
