@@ -78,21 +78,12 @@ func (b *builder) goframeSetOption(c *Call, opts []ast.Expr) {
 	}
 	var fields func(lit *ast.CompositeLit)
 	fields = func(lit *ast.CompositeLit) {
-		for _, el := range lit.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				c.Flags |= FlagUnknown
-				continue
-			}
-			id, _ := kv.Key.(*ast.Ident)
-			if id == nil {
-				continue
-			}
+		optionFields(c, lit, func(name string, kv *ast.KeyValueExpr) {
 			on := func() bool {
 				tv, ok := b.pass.TypesInfo.Types[kv.Value]
 				return !ok || tv.Value == nil || tv.Value.ExactString() == "true"
 			}
-			switch id.Name {
+			switch name {
 			case "NX":
 				if on() {
 					c.Flags |= FlagNX
@@ -114,7 +105,7 @@ func (b *builder) goframeSetOption(c *Call, opts []ast.Expr) {
 					c.Flags |= FlagUnknown
 				}
 			}
-		}
+		})
 	}
 	fields(lit)
 }

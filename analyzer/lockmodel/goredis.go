@@ -208,17 +208,8 @@ func (b *builder) setArgs(c *Call, a ast.Expr) {
 		return
 	}
 	c.NoTTL = true
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			c.Flags |= FlagUnknown
-			continue
-		}
-		id, _ := kv.Key.(*ast.Ident)
-		if id == nil {
-			continue
-		}
-		switch id.Name {
+	optionFields(c, lit, func(name string, kv *ast.KeyValueExpr) {
+		switch name {
 		case "Mode":
 			mode, ok := b.constString(kv.Value)
 			if !ok {
@@ -242,6 +233,21 @@ func (b *builder) setArgs(c *Call, a ast.Expr) {
 			c.Flags |= FlagKeepTTL
 		case "Get":
 			c.Flags |= FlagGet
+		}
+	})
+}
+
+// optionFields calls each for the fields of an options literal set by
+// name; a field set by position is one the model cannot read.
+func optionFields(c *Call, lit *ast.CompositeLit, each func(name string, kv *ast.KeyValueExpr)) {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			c.Flags |= FlagUnknown
+			continue
+		}
+		if id, _ := kv.Key.(*ast.Ident); id != nil {
+			each(id.Name, kv)
 		}
 	}
 }

@@ -335,8 +335,12 @@ func keyOf(a []LuaToken, alias map[string]int) (int, string) {
 }
 
 // keysIndex returns n when a starts with KEYS[n] for a constant n >= 1.
-func keysIndex(a []LuaToken) int {
-	if len(a) < 4 || a[0].Kind != LuaName || a[0].Text != "KEYS" || !isOp(a[1], "[") || a[2].Kind != LuaNumber || !isOp(a[3], "]") {
+func keysIndex(a []LuaToken) int { return tableIndex(a, "KEYS") }
+
+// tableIndex returns n when the tokens are table[n] with a constant n >= 1,
+// or 0.
+func tableIndex(a []LuaToken, table string) int {
+	if len(a) < 4 || a[0].Kind != LuaName || a[0].Text != table || !isOp(a[1], "[") || a[2].Kind != LuaNumber || !isOp(a[3], "]") {
 		return 0
 	}
 	n, err := strconv.Atoi(a[2].Text)

@@ -1,7 +1,6 @@
 package lockmodel
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -77,13 +76,4 @@ func luaSetsTTL(calls []*LuaCall, a *LuaCall) bool {
 }
 
 // argvIndex returns n when the tokens are ARGV[n], or 0.
-func argvIndex(a []LuaToken) int {
-	if len(a) < 4 || a[0].Kind != LuaName || a[0].Text != "ARGV" || !isOp(a[1], "[") || a[2].Kind != LuaNumber || !isOp(a[3], "]") {
-		return 0
-	}
-	n, err := strconv.Atoi(a[2].Text)
-	if err != nil || n < 1 {
-		return 0
-	}
-	return n
-}
+func argvIndex(a []LuaToken) int { return tableIndex(a, "ARGV") }
