@@ -154,7 +154,19 @@ func (b *builder) forward() {
 		}
 		b.pending = rest
 	}
-	slices.SortStableFunc(b.m.Calls, func(x, y *Call) int { return cmp.Compare(x.Pos(), y.Pos()) })
+	// Back to the order of the walk: file by file, as the pass lists them,
+	// then by position. Positions alone do not order files: their bases
+	// depend on the order in which the driver parsed them.
+	fileIndex := make(map[*ast.File]int, len(b.pass.Files))
+	for i, f := range b.pass.Files {
+		fileIndex[f] = i
+	}
+	slices.SortStableFunc(b.m.Calls, func(x, y *Call) int {
+		if c := cmp.Compare(fileIndex[x.File], fileIndex[y.File]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Pos(), y.Pos())
+	})
 	for fn, f := range b.forwarders {
 		// Only exported functions and methods are called from elsewhere.
 		if fn.Exported() {
