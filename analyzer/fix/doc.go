@@ -63,7 +63,9 @@
 //     A command cut off that way is not cancelled: its goroutine ends when
 //     the client gives up on it, within its ReadTimeout, and a cut-off
 //     acquire then removes its token if it took the lock (one more
-//     ReadTimeout at most). InFlight counts such commands. The goroutine
+//     ReadTimeout at most). If the network is still down by then, the
+//     removal can fail or overtake the acquire in transit, and the token
+//     stays until its TTL. InFlight counts such commands. The goroutine
 //     costs a handoff per command (an uncontended Obtain and Release cycle
 //     took about twice as long on loopback); a client with
 //     ContextTimeoutEnabled avoids it. The error says the outcome is unknown: a cut-off
