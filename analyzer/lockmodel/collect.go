@@ -29,11 +29,11 @@ type builder struct {
 	watchTx map[types.Object][]ast.Expr
 	// multi tracks redigo connections between MULTI and EXEC, per function.
 	multi map[multiKey]*batch
-	// pending are the calls of this package's own functions, and
-	// forwarders those functions that send one command built from their
-	// parameters.
-	pending    []cursor
+	// forwarders are this package's functions that send one command built
+	// from their parameters; reach remembers which packages can reach a
+	// client, whose functions may carry Forwarder facts.
 	forwarders map[*types.Func]*Forwarder
+	reach      map[*types.Package]bool
 }
 
 type multiKey struct {
@@ -65,10 +65,9 @@ func (b *builder) collect(files []*ast.File) {
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
 			if fn.Pkg() == b.pass.Pkg {
-				b.m.localCalls[fn.Origin()] = append(b.m.localCalls[fn.Origin()], call)
 				// Whether a function of this package forwards to a
-				// command is known once all its commands are.
-				b.pending = append(b.pending, cursor{append([]ast.Node(nil), cur.path...)})
+				// command is known once all its commands are (forward).
+				b.m.localCalls[fn.Origin()] = append(b.m.localCalls[fn.Origin()], call)
 			}
 			if c := b.wrapped(cur, call, fn); c != nil {
 				b.add(cur, c)
@@ -140,19 +139,29 @@ func (b *builder) forward() {
 		if !found {
 			break
 		}
-		rest := b.pending[:0]
-		for _, cur := range b.pending {
-			call := cur.Node().(*ast.CallExpr)
-			fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
-			if f := b.forwarders[fn.Origin()]; f != nil && b.m.byID[call] == nil {
-				if c := b.forwarded(call, fn, f); c != nil {
-					b.add(cur, c)
-					continue
+		// Walk again for the calls of the new forwarders, which need their
+		// place in the syntax; most packages have none and never get here.
+		want := map[*ast.CallExpr]*Forwarder{}
+		for fn, f := range b.forwarders {
+			for _, call := range b.m.localCalls[fn] {
+				if b.m.byID[call] == nil {
+					want[call] = f
 				}
 			}
-			rest = append(rest, cur)
 		}
-		b.pending = rest
+		if len(want) == 0 {
+			break
+		}
+		walk(b.pass.Files, func(cur cursor) {
+			call, ok := cur.Node().(*ast.CallExpr)
+			if !ok || want[call] == nil {
+				return
+			}
+			fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+			if c := b.forwarded(call, fn, want[call]); c != nil {
+				b.add(cur, c)
+			}
+		})
 	}
 	// Back to the order of the walk: file by file, as the pass lists them,
 	// then by position. Positions alone do not order files: their bases

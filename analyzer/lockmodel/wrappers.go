@@ -243,6 +243,14 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		}
 		return nil
 	}
+	// Only a package that reaches a client can have forwarders: most calls
+	// go to the standard library and need no fact lookup.
+	if b.reach == nil {
+		b.reach = map[*types.Package]bool{}
+	}
+	if !ReachesClient(fn.Pkg(), (*types.Package).Path, (*types.Package).Imports, b.reach) {
+		return nil
+	}
 	var f Forwarder
 	if b.pass.ImportObjectFact(fn.Origin(), &f) {
 		return b.forwarded(call, fn, &f)
