@@ -303,24 +303,16 @@ func (o *outcomes) isSentinel(e ast.Expr) bool {
 // depends reports whether e reads the acquire or a variable that holds
 // something known about it.
 func (o *outcomes) depends(e ast.Node, vars env) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return outsideClosures(e, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
-			found = n == o.acquire
+			return n == o.acquire, false
 		case *ast.Ident:
-			if obj := o.info.Uses[n]; obj != nil {
-				found = vars[obj] != unknown
-			}
+			obj := o.info.Uses[n]
+			return obj != nil && vars[obj] != unknown, false
 		}
-		return !found
+		return false, false
 	})
-	return found
 }
 
 // assign records what an assignment or declaration tells about its

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -158,49 +159,38 @@ func (sc *scope) isBound(n ast.Node) bool {
 
 func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) bool {
 	info := sc.pass.TypesInfo
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return outsideClosures(n, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
 			if sc.redis != nil && sc.redis(n) {
-				return false
+				return false, true
 			}
 			fn := funcOf(info, n)
 			switch {
 			case contextCall(fn):
-				found = true
+				return true, false
 			case timeComparison(fn):
-				found = sc.readings(n, map[types.Object]bool{}) == 1
-			default:
-				found = sc.helperBound(n)
+				return sc.readings(n, map[types.Object]bool{}) == 1, false
 			}
+			return sc.helperBound(n), false
 		case *ast.UnaryExpr:
-			found = n.Op == token.ARROW && !isTickerChan(info, n.X) && !sc.freshTimer(n.X)
+			return n.Op == token.ARROW && !isTickerChan(info, n.X) && !sc.freshTimer(n.X), false
 		case *ast.Ident:
 			obj := info.Uses[n]
-			found = isContextErr(obj)
-			if !found && obj != nil && !seen[obj] {
+			if isContextErr(obj) {
+				return true, false
+			}
+			if obj != nil && !seen[obj] {
 				seen[obj] = true
-				for _, v := range sc.values[obj] {
-					if sc.bound(v, seen) {
-						found = true
-						break
-					}
-				}
+				return slices.ContainsFunc(sc.values[obj], func(v ast.Expr) bool { return sc.bound(v, seen) }), false
 			}
 		case *ast.BinaryExpr:
 			if isComparison(n.Op) {
-				found = sc.mentionsCounter(n, map[types.Object]bool{}) || sc.readings(n, map[types.Object]bool{}) == 1
+				return sc.mentionsCounter(n, map[types.Object]bool{}) || sc.readings(n, map[types.Object]bool{}) == 1, false
 			}
 		}
-		return !found
+		return false, false
 	})
-	return found
 }
 
 // readings counts the clock readings taken in the region that e depends
@@ -244,34 +234,18 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 // a variable computed from one (left := max - attempts).
 func (sc *scope) mentionsCounter(e ast.Node, seen map[types.Object]bool) bool {
 	info := sc.pass.TypesInfo
-	found := false
-	ast.Inspect(e, func(x ast.Node) bool {
-		if found {
-			return false
+	return outsideClosures(e, func(x ast.Node) (bool, bool) {
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return false, false
 		}
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.Ident:
-			obj := info.Uses[x]
-			if obj == nil || seen[obj] {
-				return true
-			}
-			seen[obj] = true
-			if sc.counters[obj] {
-				found = true
-				return false
-			}
-			for _, v := range sc.values[obj] {
-				if sc.mentionsCounter(v, seen) {
-					found = true
-					break
-				}
-			}
+		obj := info.Uses[id]
+		if obj == nil || seen[obj] {
+			return false, false
 		}
-		return !found
+		seen[obj] = true
+		return sc.counters[obj] || slices.ContainsFunc(sc.values[obj], func(v ast.Expr) bool { return sc.mentionsCounter(v, seen) }), false
 	})
-	return found
 }
 
 // invariant reports whether e is the same on every run of the region:

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -201,28 +202,35 @@ func (l *loopGraph) nextItem(m *lockmodel.Model, call *ast.CallExpr) bool {
 // received reports whether e depends on a channel receive in the loop.
 func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
 	info := l.pass.TypesInfo
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return outsideClosures(e, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.UnaryExpr:
-			found = n.Op == token.ARROW && !isTickerChan(info, n.X)
+			return n.Op == token.ARROW && !isTickerChan(info, n.X), false
 		case *ast.Ident:
 			if obj := info.Uses[n]; obj != nil && !seen[obj] {
 				seen[obj] = true
-				for _, v := range l.values[obj] {
-					if l.received(v, seen) {
-						found = true
-						break
-					}
-				}
+				return slices.ContainsFunc(l.values[obj], func(v ast.Expr) bool { return l.received(v, seen) }), false
 			}
 		}
-		return !found
+		return false, false
+	})
+}
+
+// outsideClosures reports whether match holds for a node of root outside
+// function literals, whose bodies do not run where they are written.
+// match's second result skips the node's children.
+func outsideClosures(root ast.Node, match func(n ast.Node) (found, skip bool)) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		var skip bool
+		found, skip = match(n)
+		return !found && !skip
 	})
 	return found
 }
