@@ -155,10 +155,11 @@ func implementations(client *redis.Client) []impl {
 	fixImpl := func(name string, opts ...fix.Option) impl {
 		return impl{name, func(ctx context.Context, key string) (releaseFunc, error) {
 			// Waiting is explicit: under a deadline, wait until it.
+			o := opts
 			if _, ok := ctx.Deadline(); ok {
-				opts = append(opts[:len(opts):len(opts)], fix.WithWait())
+				o = append(opts[:len(opts):len(opts)], fix.WithWait())
 			}
-			l, err := fix.Obtain(ctx, client, key, ttl, opts...)
+			l, err := fix.Obtain(ctx, client, key, ttl, o...)
 			if err != nil {
 				return nil, err
 			}
