@@ -1,4 +1,4 @@
-package fix_test
+package behaviour_test
 
 import (
 	"context"

@@ -1,10 +1,11 @@
-package fix_test
+package behaviour_test
 
 import (
 	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -186,7 +187,7 @@ func contend(t *testing.T, client redis.UniversalClient, fair bool) (same, total
 // free lock is left to it. Waiters send how long they have waited; the
 // script dates their starts by the server's clock.
 func TestTurnGoesToEarliestWaiter(t *testing.T) {
-	src, err := os.ReadFile("scripts/acquire.lua")
+	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", "acquire.lua"))
 	if err != nil {
 		t.Fatal(err)
 	}

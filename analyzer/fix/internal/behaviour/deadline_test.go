@@ -1,4 +1,4 @@
-package fix_test
+package behaviour_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/analyzer/fix"
-	"github.com/locklint/locklint/analyzer/fix/internal/redistest"
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest"
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 )
@@ -188,9 +188,9 @@ func TestDefaultClientStalledNetworkBounds(t *testing.T) {
 // proxyLeakOpts also ignores the fault proxy's own goroutines.
 func proxyLeakOpts() []goleak.Option {
 	return append(leakOpts(),
-		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/redistest.(*Proxy).requests"),
-		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/redistest.(*Proxy).replies"),
-		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/redistest.(*Proxy).accept"))
+		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest.(*Proxy).requests"),
+		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest.(*Proxy).replies"),
+		goleak.IgnoreAnyFunction("github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest.(*Proxy).accept"))
 }
 
 // TestDefaultClientCommandsInFlightEnd checks that what the deadline cut

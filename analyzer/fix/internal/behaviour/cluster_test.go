@@ -1,4 +1,4 @@
-package fix_test
+package behaviour_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/analyzer/fix"
-	"github.com/locklint/locklint/analyzer/fix/internal/redistest"
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest"
 	"github.com/redis/go-redis/v9"
 )
 
