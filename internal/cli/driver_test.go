@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/printf"
+	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/locklint/locklint/analyzer"
@@ -17,7 +18,17 @@ import (
 	"github.com/locklint/locklint/passes/setnxexpire"
 )
 
+// asCommand makes the test run as the command whose go vet suite is vet
+// (nil: locklint; vet.Suite: locklint-vet).
+func asCommand(t *testing.T, vet []*analysis.Analyzer) {
+	old := vetSuite
+	vetSuite = vet
+	t.Cleanup(func() { vetSuite = old })
+}
+
+// TestRouting runs as locklint-vet, whose flags are a superset.
 func TestRouting(t *testing.T) {
+	asCommand(t, vet.Suite)
 	for _, tc := range []struct {
 		args []string
 		own  bool
@@ -30,8 +41,9 @@ func TestRouting(t *testing.T) {
 		{[]string{"-unconditionaldel", "-unconditionaldel.tests", "-c", "2", "./..."}, true},
 		{[]string{"-cpuprofile", "cpu.out", "./x"}, true},
 		{[]string{"-vet", "-printf.funcs=Logf", "./..."}, true},
-		// go vet's analyzers are flags only with -vet.
-		{[]string{"-printf.funcs=Logf", "./..."}, false},
+		{[]string{"-printf.funcs=Logf", "./..."}, true},
+		// go vet's analyzers are flags only with -vet, which is on unless
+		// -vet=false.
 		{[]string{"-vet=false", "-printf", "./..."}, false},
 		{[]string{"-vet", "-fix", "./..."}, false},
 		{[]string{"-fix", "./..."}, false},
@@ -50,36 +62,50 @@ func TestRouting(t *testing.T) {
 	}
 }
 
+// TestVetRequested: -vet is off in locklint unless set (and then an
+// error), on in locklint-vet unless -vet=false.
 func TestVetRequested(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		want bool
+		args          []string
+		locklint, vet bool
 	}{
-		{[]string{"./..."}, false},
-		{[]string{"-vet", "./..."}, true},
-		{[]string{"--vet", "-json", "vet.cfg"}, true},
-		{[]string{"-vet=true", "-vet=false", "./..."}, false},
-		{[]string{"-vet=1"}, true},
-		{[]string{"-vettool", "-vet.x", "vet"}, false},
-		{[]string{"--", "-vet"}, false},
+		{[]string{"./..."}, false, true},
+		{[]string{"-vet", "./..."}, true, true},
+		{[]string{"--vet", "-json", "vet.cfg"}, true, true},
+		{[]string{"-vet=true", "-vet=false", "./..."}, false, false},
+		{[]string{"-vet=1"}, true, true},
+		{[]string{"-vet=0", "./..."}, false, false},
+		{[]string{"-vettool", "-vet.x", "vet"}, false, true},
+		{[]string{"--", "-vet=false"}, false, true},
 	} {
-		if got := vetRequested(tc.args); got != tc.want {
-			t.Errorf("vetRequested(%q) = %v, want %v", tc.args, got, tc.want)
+		for _, c := range []struct {
+			name  string
+			suite []*analysis.Analyzer
+			want  bool
+		}{{"locklint", nil, tc.locklint}, {"locklint-vet", vet.Suite, tc.vet}} {
+			vetSuite = c.suite
+			if got := vetRequested(tc.args); got != c.want {
+				t.Errorf("%s: vetRequested(%q) = %v, want %v", c.name, tc.args, got, c.want)
+			}
 		}
 	}
+	vetSuite = nil
 }
 
 func TestVetFlagWithoutVet(t *testing.T) {
+	asCommand(t, vet.Suite)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-printf.funcs=Logf", "-json", "vet.cfg"}, "printf.funcs"},
-		{[]string{"--unusedresult", "./..."}, "unusedresult"},
-		// Near misses: with -vet, locklint's own flags, and patterns.
+		{[]string{"-vet=false", "-printf.funcs=Logf", "-json", "vet.cfg"}, "printf.funcs"},
+		{[]string{"--unusedresult", "-vet=false", "./..."}, "unusedresult"},
+		// Near misses: with -vet (the default), locklint's own flags, and
+		// patterns.
 		{[]string{"-vet", "-printf.funcs=Logf", "./..."}, ""},
+		{[]string{"-printf.funcs=Logf", "./..."}, ""},
 		{[]string{"-setnxexpire", "-test=false", "-tags", "printf", "./..."}, ""},
-		{[]string{"--", "-printf"}, ""},
+		{[]string{"-vet=false", "--", "-printf"}, ""},
 	} {
 		if got := vetFlagWithoutVet(tc.args); got != tc.want {
 			t.Errorf("vetFlagWithoutVet(%q) = %q, want %q", tc.args, got, tc.want)
@@ -93,6 +119,7 @@ var noFacts = &analysis.Analyzer{Name: "nofacts", Doc: "nofacts: reports nothing
 // locklint's facts need the paths to a Redis client, go vet's the whole
 // graph, and an analyzer without facts only the roots.
 func TestLoadMode(t *testing.T) {
+	asCommand(t, vet.Suite)
 	for _, tc := range []struct {
 		name string
 		run  []*analysis.Analyzer
@@ -138,11 +165,11 @@ func TestFromSource(t *testing.T) {
 // -debug=p routes there and only serializes the work): the findings must
 // be byte-identical.
 func TestSameFindingsAsMultichecker(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	bin := filepath.Join(t.TempDir(), "locklint")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "locklint")).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	testdata := testmod.Dir(t)
 	for _, tc := range []struct{ dir, pkg string }{
 		{filepath.Join(root, "examples"), "./reports"},

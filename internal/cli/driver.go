@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -58,7 +58,7 @@ func newOptions(suite []*analysis.Analyzer, stderr io.Writer) *options {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write memory profile to this file")
 	fs.Bool("version", false, "print the locklint version and exit")
-	fs.Bool("vet", false, vetUsage)
+	fs.Bool("vet", vetSuite != nil, vetUsage)
 	lw := lockmodel.Analyzer.Flags.Lookup("lockwords")
 	fs.Var(lw.Value, "lockwords", lw.Usage)
 	for _, a := range suite {

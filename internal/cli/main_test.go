@@ -1,4 +1,4 @@
-package main_test
+package cli_test
 
 import (
 	"bytes"
@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locklint/locklint/analyzer"
 	"github.com/locklint/locklint/internal/bugmarkers"
+	"github.com/locklint/locklint/internal/cli"
 )
 
 type finding = bugmarkers.Finding
@@ -25,7 +27,7 @@ var examples = filepath.Join(root, "examples")
 func buildTool(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "locklint")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "locklint"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -170,3 +172,24 @@ func TestVersion(t *testing.T) {
 }
 
 func join(fs []finding) string { return bugmarkers.Join(fs) }
+
+// locklint leaves go vet's suite out of its binary, so that go vet, which
+// starts the tool once per package, starts it fast; asked for -vet, it
+// names the command that has the suite.
+func TestLocklintLeavesVetSuiteOut(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", filepath.Join(root, "cmd", "locklint")).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range []string{"golang.org/x/tools/go/analysis/suite/vet", "golang.org/x/tools/go/analysis/passes/stdversion", "golang.org/x/tools/go/analysis/passes/printf"} {
+		if slices.Contains(strings.Fields(string(out)), p) {
+			t.Errorf("cmd/locklint links %s", p)
+		}
+	}
+	cmd := exec.Command(buildTool(t), "-vet", "./...")
+	cmd.Dir = examples
+	msg, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(msg), cli.VetCommand) {
+		t.Errorf("locklint -vet: exit status %d (%v), want 1 and a pointer to %s:\n%s", code, err, cli.VetCommand, msg)
+	}
+}

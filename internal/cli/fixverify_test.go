@@ -1,4 +1,4 @@
-package main_test
+package cli_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package main_test
+package cli_test
 
 import (
 	"bytes"
@@ -64,7 +64,10 @@ var (
 	printfFinding = regexp.MustCompile(`(?m)^\S*lock\.go:23:27: fmt\.Sprintf format %d has arg name of wrong type string`)
 )
 
-const toolPath = "github.com/locklint/locklint/cmd/locklint"
+const (
+	toolPath    = "github.com/locklint/locklint/cmd/locklint"
+	vetToolPath = "github.com/locklint/locklint/cmd/locklint-vet"
+)
 
 // newService writes the service module into dir. Its go.sum is its own
 // redigo's and this module's, which holds every checksum the tool
@@ -136,6 +139,12 @@ func expectRun(t *testing.T, what, out string, code, wantCode int, lock, printf 
 	}
 }
 
+// hasTool reports whether gomod has a tool directive for path, on its own
+// line or in a tool block.
+func hasTool(gomod []byte, path string) bool {
+	return regexp.MustCompile(`(?m)^(tool\s+|\t)` + regexp.QuoteMeta(path) + `$`).Match(gomod)
+}
+
 func goLine(t *testing.T, gomod []byte) string {
 	t.Helper()
 	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(gomod)
@@ -160,20 +169,24 @@ func TestGoTool(t *testing.T) {
 
 	svc := t.TempDir()
 	newService(t, svc)
-	var bin string
+	var bin, vetBin string
 	ok := t.Run("go get -tool raises the go line and merges the requirements", func(t *testing.T) {
 		if out, code := goCmd(t, svc, "mod", "edit", "-replace=github.com/locklint/locklint="+root); code != 0 {
 			t.Fatalf("go mod edit: %s", out)
 		}
-		if out, code := goCmd(t, svc, "get", "-tool", toolPath); code != 0 {
-			t.Fatalf("go get -tool: exit status %d\n%s", code, out)
+		for _, p := range []string{toolPath, vetToolPath} {
+			if out, code := goCmd(t, svc, "get", "-tool", p); code != 0 {
+				t.Fatalf("go get -tool %s: exit status %d\n%s", p, code, out)
+			}
 		}
 		gomod, err := os.ReadFile(filepath.Join(svc, "go.mod"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(gomod, []byte("\ntool "+toolPath+"\n")) {
-			t.Errorf("no tool directive in go.mod:\n%s", gomod)
+		for _, p := range []string{toolPath, vetToolPath} {
+			if !hasTool(gomod, p) {
+				t.Errorf("no tool directive for %s in go.mod:\n%s", p, gomod)
+			}
 		}
 		// What the README says go get -tool does to a service's go.mod.
 		if got, want := goLine(t, gomod), goLine(t, own); got != want {
@@ -192,6 +205,11 @@ func TestGoTool(t *testing.T) {
 			t.Fatalf("go tool -n locklint: exit status %d\n%s", code, out)
 		}
 		bin = strings.TrimSpace(out)
+		out, code = goCmd(t, svc, "tool", "-n", "locklint-vet")
+		if code != 0 {
+			t.Fatalf("go tool -n locklint-vet: exit status %d\n%s", code, out)
+		}
+		vetBin = strings.TrimSpace(out)
 	})
 	if !ok {
 		return
@@ -205,44 +223,65 @@ func TestGoTool(t *testing.T) {
 		out, code := goCmd(t, svc, "vet", "-vettool="+bin, "./...")
 		expectRun(t, "go vet -vettool", out, code, 1, true, false)
 	})
-	t.Run("go tool locklint -vet reports both bugs", func(t *testing.T) {
+	t.Run("go tool locklint -vet names locklint-vet", func(t *testing.T) {
 		out, code := goCmd(t, svc, "tool", "locklint", "-vet", "./...")
-		expectRun(t, "go tool locklint -vet", out, code, 3, true, true)
+		expectRun(t, "go tool locklint -vet", out, code, 1, false, false)
+		if !strings.Contains(out, vetToolPath) {
+			t.Errorf("go tool locklint -vet does not name %s:\n%s", vetToolPath, out)
+		}
+	})
+	t.Run("go tool locklint-vet reports both bugs", func(t *testing.T) {
+		out, code := goCmd(t, svc, "tool", "locklint-vet", "./...")
+		expectRun(t, "go tool locklint-vet", out, code, 3, true, true)
+		out, code = goCmd(t, svc, "tool", "locklint-vet", "-vet=false", "./...")
+		expectRun(t, "go tool locklint-vet -vet=false", out, code, 3, true, false)
 	})
 	// The standalone driver loads the whole graph from source for go vet's
 	// facts; multichecker (-debug=p routes there) does so always.
-	t.Run("standalone -vet finds what multichecker -vet finds", func(t *testing.T) {
-		own, _ := goCmd(t, svc, "tool", "locklint", "-vet", "-json", "./...")
-		multi, _ := goCmd(t, svc, "tool", "locklint", "-vet", "-json", "-debug=p", "./...")
+	t.Run("standalone locklint-vet finds what multichecker finds", func(t *testing.T) {
+		own, _ := goCmd(t, svc, "tool", "locklint-vet", "-json", "./...")
+		multi, _ := goCmd(t, svc, "tool", "locklint-vet", "-json", "-debug=p", "./...")
 		if !strings.Contains(own, `"printf"`) || !strings.Contains(own, `"setnxexpire"`) {
-			t.Errorf("locklint -vet -json lacks a finding:\n%s", own)
+			t.Errorf("locklint-vet -json lacks a finding:\n%s", own)
 		}
 		if own != multi {
 			t.Errorf("standalone and multichecker differ\nstandalone:\n%s\nmultichecker:\n%s", own, multi)
 		}
 	})
-	t.Run("go vet -vettool -vet is a superset of go vet", func(t *testing.T) {
+	t.Run("go vet -vettool=locklint-vet is a superset of go vet", func(t *testing.T) {
 		plain, code := goCmd(t, svc, "vet", "./...")
 		expectRun(t, "go vet", plain, code, 1, false, true)
-		both, code := goCmd(t, svc, "vet", "-vettool="+bin, "-vet", "./...")
-		expectRun(t, "go vet -vettool -vet", both, code, 1, true, true)
+		both, code := goCmd(t, svc, "vet", "-vettool="+vetBin, "./...")
+		expectRun(t, "go vet -vettool=locklint-vet", both, code, 1, true, true)
 		for line := range strings.Lines(plain) {
 			if !strings.Contains(both, line) {
-				t.Errorf("go vet printed %q, go vet -vettool -vet did not\n%s", line, both)
+				t.Errorf("go vet printed %q, go vet -vettool=locklint-vet did not\n%s", line, both)
 			}
 		}
+		// go vet's analyzers' flags pass through.
+		out, code := goCmd(t, svc, "vet", "-vettool="+vetBin, "-printf.funcs=Describe", "./...")
+		expectRun(t, "go vet -vettool=locklint-vet -printf.funcs", out, code, 1, true, true)
 	})
 
-	// go vet and go fix learn the tool's flags from -flags alone, so it
-	// lists go vet's analyzers with and without -vet.
-	t.Run("-flags lists go vet's analyzer flags once", func(t *testing.T) {
-		for _, args := range [][]string{{"-flags"}, {"-vet", "-flags"}} {
-			out, err := exec.Command(bin, args...).Output()
+	// go vet and go fix learn the tool's flags from -flags alone, so
+	// locklint-vet lists go vet's analyzers whatever else is on the
+	// command line, and locklint, which does not link them, lists none.
+	t.Run("-flags lists go vet's analyzer flags once, in locklint-vet only", func(t *testing.T) {
+		for _, tc := range []struct {
+			bin  string
+			args []string
+			want int
+		}{
+			{vetBin, []string{"-flags"}, 1},
+			{vetBin, []string{"-vet=false", "-flags"}, 1},
+			{bin, []string{"-flags"}, 0},
+		} {
+			out, err := exec.Command(tc.bin, tc.args...).Output()
 			if err != nil {
-				t.Fatalf("locklint %q: %v", args, err)
+				t.Fatalf("%s %q: %v", tc.bin, tc.args, err)
 			}
-			if n := bytes.Count(out, []byte(`"Name": "printf.funcs"`)); n != 1 {
-				t.Errorf("locklint %q lists printf.funcs %d times", args, n)
+			if n := bytes.Count(out, []byte(`"Name": "printf.funcs"`)); n != tc.want {
+				t.Errorf("%s %q lists printf.funcs %d times, want %d", filepath.Base(tc.bin), tc.args, n, tc.want)
 			}
 		}
 	})
@@ -282,7 +321,7 @@ func TestGoTool(t *testing.T) {
 			}
 		}
 		tools, _ := os.ReadFile(filepath.Join(dir, "tools.mod"))
-		if !bytes.Contains(tools, []byte("\ntool "+toolPath+"\n")) {
+		if !hasTool(tools, toolPath) {
 			t.Errorf("no tool directive in tools.mod:\n%s", tools)
 		}
 	})
