@@ -110,25 +110,9 @@ func TestClusterStalledNodeBoundedByDeadlines(t *testing.T) {
 	admin := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
 	defer admin.Close()
 	slots := slotMap(t, ctx, admin)
-	// Every master behind its own proxy; the client learns the proxies'
-	// addresses as the slot map, so all its traffic goes through them.
-	proxies := map[string]*redistest.Proxy{}
-	for _, addr := range addrs {
-		proxies[addr] = redistest.StartProxy(t, addr)
-	}
-	viaProxies := make([]redis.ClusterSlot, len(slots))
-	for i, s := range slots {
-		viaProxies[i] = redis.ClusterSlot{Start: s.Start, End: s.End}
-		for _, n := range s.Nodes {
-			p := proxies[n.Addr]
-			if p == nil {
-				t.Fatalf("slot map names %s, not one of %v", n.Addr, addrs)
-			}
-			viaProxies[i].Nodes = append(viaProxies[i].Nodes, redis.ClusterNode{ID: n.ID, Addr: p.Addr})
-		}
-	}
+	proxies, viaProxies := proxySlots(t, addrs, slots)
 	client := redis.NewClusterClient(&redis.ClusterOptions{
-		ClusterSlots:          func(context.Context) ([]redis.ClusterSlot, error) { return viaProxies, nil },
+		ClusterSlots:          viaProxies,
 		ContextTimeoutEnabled: true,
 		MaxRetries:            -1,
 	})
@@ -280,6 +264,30 @@ func TestClusterMasterCrash(t *testing.T) {
 	if err := l3.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// proxySlots puts every master behind its own fault proxy and returns the
+// proxies by master address, and a ClusterSlots option that gives a client
+// the proxies' addresses as the slot map, so all its traffic goes through
+// them.
+func proxySlots(t *testing.T, addrs []string, slots []redis.ClusterSlot) (map[string]*redistest.Proxy, func(context.Context) ([]redis.ClusterSlot, error)) {
+	t.Helper()
+	proxies := map[string]*redistest.Proxy{}
+	for _, addr := range addrs {
+		proxies[addr] = redistest.StartProxy(t, addr)
+	}
+	via := make([]redis.ClusterSlot, len(slots))
+	for i, s := range slots {
+		via[i] = redis.ClusterSlot{Start: s.Start, End: s.End}
+		for _, n := range s.Nodes {
+			p := proxies[n.Addr]
+			if p == nil {
+				t.Fatalf("slot map names %s, not one of %v", n.Addr, addrs)
+			}
+			via[i].Nodes = append(via[i].Nodes, redis.ClusterNode{ID: n.ID, Addr: p.Addr})
+		}
+	}
+	return proxies, func(context.Context) ([]redis.ClusterSlot, error) { return via, nil }
 }
 
 // masterOf returns the address of the master that serves key.
