@@ -14,7 +14,7 @@
 # of both tools. Figures are medians from /usr/bin/time (GNU time: apt-get
 # install time); ratios are locklint/noop. Targets: CPU <= 1.05, RSS <= 1.10.
 #
-# Then the one-run superset of go vet (-vet) against what it replaces,
+# Then the one-run superset of go vet (locklint-vet) against what it replaces,
 # plain go vet and locklint run one after the other: CPU against the sum
 # of the two, peak RSS against the larger. Plain go vet is kept from its
 # cache by a new -printf.funcs value each round (a name no code calls),
@@ -34,7 +34,7 @@ pkgs=(
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd .. && go build -o "$work/locklint.bin" ./cmd/locklint)
+(cd .. && go build -o "$work/locklint.bin" ./cmd/locklint && go build -o "$work/locklint-vet.bin" ./cmd/locklint-vet)
 go build -o "$work/noop.bin" ./cmd/noop
 # Only now: the root module's build must not run with -mod=mod, which
 # would let the go command rewrite its go.mod.
@@ -72,8 +72,8 @@ for r in $(seq 1 "$rounds"); do
   measure standalone-locklint "$work/locklint.bin" "${pkgs[@]}"
   measure standalone-noop "$work/noop.bin" "${pkgs[@]}"
   measure vet-fresh go vet -printf.funcs="lintcostsalt$r$RANDOM" "${pkgs[@]}"
-  measure vet-combined go vet -vettool="$(salted locklint "$r.vet")" -vet "${pkgs[@]}"
-  measure standalone-combined "$work/locklint.bin" -vet "${pkgs[@]}"
+  measure vet-combined go vet -vettool="$(salted locklint-vet "$r")" "${pkgs[@]}"
+  measure standalone-combined "$work/locklint-vet.bin" "${pkgs[@]}"
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -88,10 +88,10 @@ for mode in vet standalone; do
   printf '%s locklint/noop: wall %s  cpu %s  rss %s\n' "$mode" \
     "$(ratio "$mode-locklint" "$mode-noop" 2)" "$(ratio "$mode-locklint" "$mode-noop" 3)" "$(ratio "$mode-locklint" "$mode-noop" 4)"
 done
-# against_separate MODE: the -vet run against go vet then locklint.
+# against_separate MODE: the locklint-vet run against go vet then locklint.
 against_separate() {
   local c=$1-combined l=$1-locklint
-  printf '%s -vet / (go vet + locklint): wall %s  cpu %s  rss %s (against the larger)\n' "$1" \
+  printf '%s locklint-vet / (go vet + locklint): wall %s  cpu %s  rss %s (against the larger)\n' "$1" \
     "$(echo "scale=3; $(col "$c" 2) / ($(col vet-fresh 2) + $(col "$l" 2))" | bc -l)" \
     "$(echo "scale=3; $(col "$c" 3) / ($(col vet-fresh 3) + $(col "$l" 3))" | bc -l)" \
     "$(echo "scale=3; a = $(col vet-fresh 4); b = $(col "$l" 4); if (b > a) a = b; $(col "$c" 4) / a" | bc -l)"

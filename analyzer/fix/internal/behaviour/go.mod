@@ -1,0 +1,19 @@
+module github.com/locklint/locklint/analyzer/fix/internal/behaviour
+
+go 1.24
+
+require (
+	github.com/alicebob/miniredis/v2 v2.40.0
+	github.com/locklint/locklint/analyzer/fix v0.0.0
+	github.com/redis/go-redis/v9 v9.18.0
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/yuin/gopher-lua v1.1.1 // indirect
+	go.uber.org/atomic v1.11.0 // indirect
+)
+
+replace github.com/locklint/locklint/analyzer/fix => ../..

@@ -1,0 +1,268 @@
+package behaviour_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/analyzer/fix"
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest"
+	"github.com/redis/go-redis/v9"
+)
+
+// proxied is a server reached through a fault proxy by a client built with
+// default options (only Addr, unless a case says otherwise), plus an admin
+// client that bypasses the proxy.
+type proxied struct {
+	name  string
+	proxy *redistest.Proxy
+	admin *redis.Client
+}
+
+// eachProxiedServer runs fn against miniredis and a real redis-server, each
+// behind its own fault proxy.
+func eachProxiedServer(t *testing.T, fn func(t *testing.T, s proxied)) {
+	t.Run("miniredis", func(t *testing.T) {
+		m := redistest.Miniredis(t)
+		admin := redis.NewClient(&redis.Options{Addr: m.Addr()})
+		t.Cleanup(func() { admin.Close() })
+		fn(t, proxied{"miniredis", redistest.StartProxy(t, m.Addr()), admin})
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		srv := redistest.Start(t)
+		fn(t, proxied{"redis-server", redistest.StartProxy(t, srv.Addr), srv.Client(t, nil)})
+	})
+}
+
+func (s proxied) client(t *testing.T, opts *redis.Options) *redis.Client {
+	if opts == nil {
+		opts = &redis.Options{}
+	}
+	opts.Addr = s.proxy.Addr
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// isAcquire matches the command an Obtain attempt sends: SET ... NX on the
+// plain path, the acquire script (one key or more and five arguments;
+// release and refresh scripts take fewer) otherwise.
+func isAcquire(args []string) bool {
+	script := redistest.Command("EVALSHA")(args) || redistest.Command("EVAL")(args)
+	return redistest.Command("SET", "NX")(args) || script && len(args) >= 9
+}
+
+// TestLostAcquireReplyIsNotContention swallows the reply to an acquire that
+// ran, so the client (go-redis re-sends a command whose reply did not
+// arrive, three times by default) sends it again and the copy finds the
+// caller's own token. That must count as success, with the fence of the
+// first copy and no second INCR, and leave nothing behind once released.
+// Two ways to lose a reply: the connection is reset once the reply arrived
+// (a default client), and the reply never comes (a client with a 100 ms
+// read timeout; the default 5 s would only slow the test down).
+func TestLostAcquireReplyIsNotContention(t *testing.T) {
+	variants := []struct {
+		name   string
+		fenced bool
+		opts   []fix.Option
+	}{
+		{"single", false, nil},
+		{"single+fencing", true, []fix.Option{fix.WithFencing()}},
+		{"deadline", false, []fix.Option{fix.WithMaxWait(2 * time.Second)}},
+		{"deadline+fencing", true, []fix.Option{fix.WithFencing(), fix.WithMaxWait(2 * time.Second)}},
+	}
+	losses := []struct {
+		name string
+		opts *redis.Options
+		hold time.Duration
+	}{
+		{"reset", nil, 0},
+		{"silent", &redis.Options{ReadTimeout: 100 * time.Millisecond}, -1},
+	}
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		for _, loss := range losses {
+			for _, v := range variants {
+				t.Run(loss.name+"/"+v.name, func(t *testing.T) {
+					var opts *redis.Options
+					if loss.opts != nil {
+						o := *loss.opts
+						opts = &o
+					}
+					c := s.client(t, opts)
+					ctx := ctxT(t)
+					// Warm up on another key: the scripts get loaded and the
+					// server's features learnt, so the lost reply is that of
+					// an acquire that ran, not of a NOSCRIPT.
+					warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second, v.opts...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := warm.Release(ctx); err != nil {
+						t.Fatal(err)
+					}
+
+					// A fresh key (and fence counter) per case on the shared server.
+					key := "lock:{lost/" + loss.name + "/" + v.name + "}"
+					fenceKey := key + ":fence"
+					f := s.proxy.Inject(&redistest.Fault{Match: isAcquire, Times: 1, Hold: loss.hold})
+					// No deadline on the call: a single attempt stays single.
+					start := time.Now()
+					l, err := fix.Obtain(context.Background(), c, key, 10*time.Second, v.opts...)
+					took := time.Since(start)
+					if f.Hits() != 1 {
+						t.Fatalf("the fault hit %d commands, want 1", f.Hits())
+					}
+					holder := s.admin.Get(ctx, key).Val()
+					counter := s.admin.Get(ctx, fenceKey).Val()
+					if err != nil {
+						orphan := holder != ""
+						t.Fatalf("Obtain after a lost reply: %v (after %s; key left holding a token: %v, fence counter %q)",
+							err, took.Round(time.Millisecond), orphan, counter)
+					}
+					if holder != l.Token() {
+						t.Errorf("key holds %q, want the lock's token", holder)
+					}
+					if v.fenced && (l.Fence() != 1 || counter != "1") {
+						t.Errorf("fence %d, counter %q: want fence 1 and counter 1 (one INCR)", l.Fence(), counter)
+					}
+					if err := l.Release(ctx); err != nil {
+						t.Fatalf("release: %v", err)
+					}
+					if n := s.admin.Exists(ctx, key).Val(); n != 0 {
+						t.Errorf("key survives release")
+					}
+					t.Logf("%s %s %s: obtained in %s, fence %d", s.name, loss.name, v.name, took.Round(time.Millisecond), l.Fence())
+				})
+			}
+		}
+	})
+}
+
+// TestLostReleaseAndRefreshReplies swallows the reply to a release and to
+// a refresh that ran. A re-sent refresh finds its own token and extends
+// again, so it succeeds. A re-sent release finds the key gone: the error,
+// if any, is ErrNotHeld and says that an earlier copy may have deleted it,
+// and either way the token is no longer in the key.
+func TestLostReleaseAndRefreshReplies(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		c := s.client(t, nil)
+		ctx := ctxT(t)
+		warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := warm.Refresh(ctx, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := warm.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		const key = "lock:{lost}"
+		l, err := fix.Obtain(ctx, c, key, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isRefresh := func(args []string) bool {
+			return redistest.Command("SET", "IFEQ")(args) || redistest.Command("EVALSHA")(args)
+		}
+		f := s.proxy.Inject(&redistest.Fault{Match: isRefresh, Times: 1})
+		if err := l.Refresh(ctx, 30*time.Second); err != nil {
+			t.Fatalf("refresh after a lost reply: %v", err)
+		}
+		if f.Hits() != 1 {
+			t.Fatalf("the refresh fault hit %d commands", f.Hits())
+		}
+		if pttl := s.admin.PTTL(ctx, key).Val(); pttl < 20*time.Second {
+			t.Errorf("PTTL after refresh = %s, want about 30s", pttl)
+		}
+
+		isRelease := func(args []string) bool {
+			return redistest.Command("DELEX")(args) || redistest.Command("EVALSHA")(args)
+		}
+		f = s.proxy.Inject(&redistest.Fault{Match: isRelease, Times: 1})
+		err = l.Release(ctx)
+		if f.Hits() != 1 {
+			t.Fatalf("the release fault hit %d commands", f.Hits())
+		}
+		if err != nil && (!errors.Is(err, fix.ErrNotHeld) || !strings.Contains(err.Error(), "re-sent")) {
+			t.Errorf("release after a lost reply: %v; want nil or ErrNotHeld saying a re-sent copy may have deleted it", err)
+		}
+		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
+			t.Errorf("key survives release")
+		}
+		if cause := context.Cause(l.Context()); !errors.Is(cause, fix.ErrReleased) {
+			t.Errorf("context cause %v, want ErrReleased", cause)
+		}
+		t.Logf("%s: release after a lost reply: %v", s.name, err)
+	})
+}
+
+// TestPlainAcquireFallsBackBeforeRedis7 answers SET ... NX GET with the
+// syntax error a server older than 7.0 gives: the acquire falls back to the
+// script, once, and later acquisitions on that server send the script only.
+func TestPlainAcquireFallsBackBeforeRedis7(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		c := s.client(t, nil)
+		ctx := ctxT(t)
+		old := s.proxy.Inject(&redistest.Fault{Match: redistest.Command("SET", "NX", "GET"), Times: 100, Answer: "-ERR syntax error"})
+		for range 3 {
+			l, err := fix.Obtain(context.Background(), c, "lock:{old}", 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.admin.Get(ctx, "lock:{old}").Val(); got != l.Token() {
+				t.Fatalf("key holds %q, want the token", got)
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if old.Hits() != 1 {
+			t.Errorf("SET NX GET sent %d times, want once (then the script)", old.Hits())
+		}
+		// The script path is idempotent too.
+		lost := s.proxy.Inject(&redistest.Fault{Match: redistest.Command("EVALSHA"), Times: 1})
+		l, err := fix.Obtain(context.Background(), c, "lock:{old}", 10*time.Second)
+		if err != nil || lost.Hits() != 1 {
+			t.Fatalf("obtain after a lost script reply: %v (fault hits %d)", err, lost.Hits())
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestLeaseDatesFromFirstCopy loses every copy of the first attempt (the
+// client gives up after its retries, each copy having run) and lets the
+// waiting Obtain's next attempt through: it finds its own token, so the
+// server's lease dates from the first copy, and Until must not be later.
+func TestLeaseDatesFromFirstCopy(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		c := s.client(t, nil)
+		ctx := ctxT(t)
+		warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := warm.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		const ttl = 5 * time.Second
+		f := s.proxy.Inject(&redistest.Fault{Match: isAcquire, Times: 4, Hold: 50 * time.Millisecond})
+		defer s.proxy.Clear()
+		l, err := fix.Obtain(ctx, c, "lock:{first}", ttl, fix.WithMaxWait(3*time.Second), fix.WithoutFairness())
+		if err != nil {
+			t.Fatalf("obtain after a failed first attempt: %v (fault hits %d)", err, f.Hits())
+		}
+		defer l.Release(ctx)
+		pttl := s.admin.PTTL(ctx, "lock:{first}").Val()
+		serverEnd := time.Now().Add(pttl)
+		if late := l.Until().Sub(serverEnd); late > 5*time.Millisecond {
+			t.Errorf("Until is %s later than the server's expiry (PTTL %s)", late, pttl)
+		}
+		t.Logf("%s: %d copies lost; Until %s before the server's expiry", s.name, f.Hits(), serverEnd.Sub(l.Until()).Round(time.Millisecond))
+	})
+}

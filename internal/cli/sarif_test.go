@@ -1,0 +1,191 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locklint/locklint/analyzer"
+)
+
+// sarifOut is what the test reads back from -format=sarif.
+type sarifOut struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []struct {
+					ID      string `json:"id"`
+					Help    struct{ Text string }
+					HelpURI string `json:"helpUri"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results []struct {
+			RuleID    string `json:"ruleId"`
+			Locations []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+					Region           struct {
+						StartLine, StartColumn, EndLine, EndColumn int
+					} `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+			RelatedLocations []json.RawMessage `json:"relatedLocations"`
+			Fixes            []struct {
+				ArtifactChanges []struct {
+					Replacements []struct {
+						DeletedRegion   struct{ StartLine, StartColumn, EndLine, EndColumn int } `json:"deletedRegion"`
+						InsertedContent *struct{ Text string }                                   `json:"insertedContent"`
+					} `json:"replacements"`
+				} `json:"artifactChanges"`
+			} `json:"fixes"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// TestSARIFOnExamples validates -format=sarif against the official SARIF
+// 2.1.0 schema and checks it reports what the BUG markers say.
+func TestSARIFOnExamples(t *testing.T) {
+	bin := buildTool(t)
+	cmd := exec.Command(bin, "-format=sarif", "./...")
+	cmd.Dir = examples
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+		t.Fatalf("locklint -format=sarif: got %v, want exit status 3\n%s", err, out)
+	}
+
+	data, err := os.ReadFile(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := loadSchema(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if errs := sch.validate(doc); len(errs) > 0 {
+		t.Fatalf("output does not conform to the SARIF 2.1.0 schema:\n%s", strings.Join(errs, "\n"))
+	}
+
+	var log sarifOut
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(log.Runs))
+	}
+	run := log.Runs[0]
+	var ruleIDs []string
+	for _, r := range run.Tool.Driver.Rules {
+		ruleIDs = append(ruleIDs, r.ID)
+		if r.HelpURI == "" || !strings.HasPrefix(r.Help.Text, r.ID+": ") {
+			t.Errorf("rule %s: helpUri %q, help %.40q", r.ID, r.HelpURI, r.Help.Text)
+		}
+	}
+	var names []string
+	for _, a := range analyzer.Analyzers() {
+		names = append(names, a.Name)
+	}
+	if !slices.Equal(ruleIDs, names) {
+		t.Errorf("rules %v, want one per analyzer %v", ruleIDs, names)
+	}
+
+	var got []finding
+	var related, fixes int
+	for _, r := range run.Results {
+		pl := r.Locations[0].PhysicalLocation
+		reg := pl.Region
+		if reg.StartLine == 0 || reg.StartColumn == 0 || reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
+			t.Errorf("%s: bad region %+v", pl.ArtifactLocation.URI, reg)
+		}
+		// URIs are relative to the directory the driver ran in.
+		got = append(got, finding{File: "examples/" + pl.ArtifactLocation.URI, Line: reg.StartLine, Analyzer: r.RuleID})
+		related += len(r.RelatedLocations)
+		for _, f := range r.Fixes {
+			for _, c := range f.ArtifactChanges {
+				for _, rep := range c.Replacements {
+					if rep.DeletedRegion.StartLine == 0 || rep.InsertedContent == nil {
+						t.Errorf("%s:%d: fix replacement %+v lacks a region or content", pl.ArtifactLocation.URI, reg.StartLine, rep)
+					}
+				}
+			}
+			fixes++
+		}
+	}
+	sortFindings(got)
+	if want := expected(t, root); !slices.Equal(got, want) {
+		t.Errorf("SARIF results differ from the BUG markers\ngot:\n%s\nwant:\n%s", join(got), join(want))
+	}
+	if related == 0 || fixes == 0 {
+		t.Errorf("%d related locations and %d fixes on the examples; want some of each", related, fixes)
+	}
+}
+
+// TestSARIFSelectsAnalyzers checks that -NAME selects analyzers in SARIF
+// mode as it does in multichecker's.
+func TestSARIFSelectsAnalyzers(t *testing.T) {
+	bin := buildTool(t)
+	only := analyzer.Analyzers()[0].Name
+	cmd := exec.Command(bin, "-format", "sarif", "-"+only, "./...")
+	cmd.Dir = examples
+	out, _ := cmd.Output()
+	var log sarifOut
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID != only {
+			t.Errorf("-%s: got a %s result", only, r.RuleID)
+		}
+	}
+}
+
+func TestSARIFLoadErrorExits1(t *testing.T) {
+	bin := buildTool(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module broken\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package broken\n\nfunc f() { undefined() }\n"), 0o644)
+	cmd := exec.Command(bin, "-format=sarif", "./...")
+	cmd.Dir = dir
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("locklint -format=sarif on a package that does not type-check: got %v, want exit status 1", err)
+	}
+}
+
+// TestSchemaValidatorRejects keeps the hand-written validator honest: a
+// log that breaks the schema in the ways a writer could must fail.
+func TestSchemaValidatorRejects(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := loadSchema(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.go"},"region":{"startLine":1,"startColumn":1}}}]}]}]}`
+	for name, doc := range map[string]string{
+		"valid":            ok,
+		"unknown property": strings.Replace(ok, `"message"`, `"bogus":1,"message"`, 1),
+		"wrong version":    strings.Replace(ok, `"2.1.0"`, `"2.0.0"`, 1),
+		"line zero":        strings.Replace(ok, `"startLine":1`, `"startLine":0`, 1),
+		"no driver name":   strings.Replace(ok, `"name":"x"`, `"fullName":"x"`, 1),
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		errs := sch.validate(v)
+		if (name == "valid") != (len(errs) == 0) {
+			t.Errorf("%s: errors %v", name, errs)
+		}
+	}
+}
