@@ -72,7 +72,8 @@ type waiter struct {
 	// A hand-off whose reply was lost may have set its token, no earlier
 	// than this.
 	maybeFrom time.Time
-	check     bool // the active waiter must ask the server again
+	check     bool      // the active waiter must ask the server again
+	by        time.Time // and no later than this, when not zero
 }
 
 func (w *waiter) notify() {
@@ -210,14 +211,22 @@ func (wq *waitQueue) leftServer() {
 
 // woken is called by the subscription: payload is the entry the lock was
 // reserved for, or "" when the subscription (re)started and any message
-// may have been missed.
+// may have been missed. A lock reserved for another process is claimed at
+// once unless that process is gone; then the reservation lapses, and the
+// active waiter asks again right after that.
 func (wq *waitQueue) woken(payload string) {
 	wq.mu.Lock()
 	defer wq.mu.Unlock()
-	if wq.active != nil && (payload == "" || payload == wq.entry) {
-		wq.active.check = true
-		wq.active.notify()
+	w := wq.active
+	if w == nil {
+		return
 	}
+	if payload == "" || payload == wq.entry {
+		w.check = true
+	} else if by := time.Now().Add(w.a.o.backoff.grantTTL() + time.Millisecond); w.by.IsZero() || by.Before(w.by) {
+		w.by = by
+	}
+	w.notify()
 }
 
 // acquired makes l, just obtained by w's own attempt, the queue's holder.
@@ -515,6 +524,10 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		state, active := w.state, wq.active == w
 		check := active && w.check
 		w.check = false
+		if by := w.by; active && !by.IsZero() && (next.IsZero() || by.Before(next)) {
+			next = by
+		}
+		w.by = time.Time{}
 		if !w.maybeFrom.IsZero() {
 			t.mightHaveSet(w.maybeFrom)
 		}

@@ -31,7 +31,7 @@ func TestServerQueueServesProcessesInOrder(t *testing.T) {
 	acquire := loadScript(t, "acquire.lua")
 	handoff := loadScript(t, "handoff.lua")
 	leave := loadScript(t, "leave.lua")
-	eachWakeServer(t, func(t *testing.T, s target) {
+	eachWakeServer(t, func(t *testing.T, s wakeTarget) {
 		ctx := ctxT(t)
 		const (
 			key     = "lock:{q}"
