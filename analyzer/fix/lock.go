@@ -37,7 +37,7 @@ type Lock struct {
 	mu         sync.Mutex
 	state      lockState
 	leaseEnd   time.Time // carries a monotonic reading
-	leaseTimer *time.Timer
+	leaseTimer *alarm
 	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
 	watched      bool
@@ -108,7 +108,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 
 	if o.maxWait > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.maxWait)
+		ctx, cancel = withBound(ctx, o.maxWait)
 		defer cancel()
 	}
 	waiting := o.maxWait > 0 || o.wait
@@ -148,13 +148,20 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 	}
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		// A reply that comes after ctx ended is not awaited; if that
-		// attempt took the lock, or may have, its token is removed then.
-		res, err, inFlight := bounded(ctx, direct, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
-			if err != nil || len(res) > 0 && res[0] > 0 {
-				_ = a.removeNow(ctx, a.key, a.token)
-			}
-		})
+		var res []int64
+		var err error
+		var inFlight bool
+		if direct || ctx.Done() == nil {
+			res, err = a.attempt(ctx, "")
+		} else {
+			// A reply that comes after ctx ended is not awaited; if that
+			// attempt took the lock, or may have, its token is removed then.
+			res, err, inFlight = bounded(ctx, false, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
+				if err != nil || len(res) > 0 && res[0] > 0 {
+					_ = a.removeNow(ctx, a.key, a.token)
+				}
+			})
+		}
 		if inFlight {
 			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
 		}
@@ -438,12 +445,12 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 	}
 	// The lock outlives the acquire context (often a short wait timeout) but
 	// keeps its values.
-	l.ctx, l.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+	l.ctx, l.cancel = context.WithCancelCause(uncancelled(ctx))
 	if wq != nil {
 		wq.holds(l)
 	}
 	l.mu.Lock()
-	l.leaseTimer = time.AfterFunc(time.Until(l.leaseEnd), l.leaseRanOut)
+	l.leaseTimer = setAlarm(time.Until(l.leaseEnd), l.leaseRanOut)
 	l.mu.Unlock()
 	if o.watchdog {
 		l.watched = true
@@ -584,7 +591,7 @@ func (l *Lock) extend(end time.Time) error {
 	}
 	// A timer that already fired has cancelled, or is about to cancel, the
 	// context: the renewal came too late to trust.
-	if l.ctx.Err() != nil || !l.leaseTimer.Reset(time.Until(end)) {
+	if l.ctx.Err() != nil || !l.leaseTimer.reset(time.Until(end)) {
 		return fmt.Errorf("%w: renewed after the local lease ran out", ErrLost)
 	}
 	l.leaseEnd = end
@@ -607,7 +614,7 @@ func (l *Lock) lose(cause error) {
 		l.mu.Unlock()
 		return
 	}
-	l.leaseTimer.Stop()
+	l.leaseTimer.stop()
 	l.cancel(cause)
 	l.mu.Unlock()
 	if l.wq != nil {
@@ -669,7 +676,7 @@ func (l *Lock) Release(ctx context.Context) error {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
 	l.state = released
-	l.leaseTimer.Stop()
+	l.leaseTimer.stop()
 	l.cancel(ErrReleased)
 	l.mu.Unlock()
 

@@ -156,10 +156,13 @@ func newOptions(opts []Option) options {
 		}
 	}
 	if o.observer == nil {
-		o.observer = &Observer{}
+		o.observer = noObserver
 	}
 	return o
 }
+
+// noObserver has no hooks; it is never written to.
+var noObserver = &Observer{}
 
 // delay returns the wait before attempt+1 of a polling wait, or after a
 // transient error.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -93,6 +94,7 @@ type queueKey struct {
 var queues = struct {
 	sync.Mutex
 	m map[queueKey]*waitQueue
+	n atomic.Int64 // len(m), read without the mutex
 }{m: map[queueKey]*waitQueue{}}
 
 func registrable(client redis.UniversalClient) bool {
@@ -119,6 +121,7 @@ func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 		wq = newQueue()
 		wq.reg = k
 		queues.m[k] = wq
+		queues.n.Add(1)
 	}
 	wq.add(w)
 	return wq, w
@@ -126,7 +129,7 @@ func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 
 // findQueue returns the registered queue of client and key, if any.
 func findQueue(client redis.UniversalClient, key string) *waitQueue {
-	if !registrable(client) {
+	if queues.n.Load() == 0 || !registrable(client) {
 		return nil
 	}
 	queues.Lock()
@@ -176,6 +179,7 @@ func (wq *waitQueue) drop() {
 	defer wq.mu.Unlock()
 	if !wq.held && len(wq.waiters) == 0 && wq.entry == "" && queues.m[wq.reg] == wq {
 		delete(queues.m, wq.reg)
+		queues.n.Add(-1)
 	}
 }
 

@@ -41,6 +41,12 @@ func TestWaiterWokenOnReleaseAcrossClients(t *testing.T) {
 			got <- time.Now()
 		}()
 		eventually(t, time.Second, "the waiter queued on the server", func() bool { return len(serverQueue(t, s.admin, key)) == 1 })
+		// The subscription's connection sends HELLO and the like through
+		// the client's hooks when it connects.
+		eventually(t, time.Second, "the waiter subscribed", func() bool {
+			return s.admin.PubSubNumSub(ctx, key+":wake").Val()[key+":wake"] == 1
+		})
+		time.Sleep(10 * time.Millisecond)
 		before := s.sent.Load()
 		time.Sleep(time.Second) // half the Cap: no poll is due
 		sentWhileHeld := s.sent.Load() - before
