@@ -36,8 +36,8 @@ type Lock struct {
 
 	mu         sync.Mutex
 	state      lockState
-	leaseEnd   time.Time // carries a monotonic reading
-	leaseTimer *alarm
+	leaseEnd   time.Time     // carries a monotonic reading
+	leaseTimer *alarm        // nil until the lease's end is watched
 	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
 	watched      bool
@@ -449,9 +449,14 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 	if wq != nil {
 		wq.holds(l)
 	}
-	l.mu.Lock()
-	l.leaseTimer = setAlarm(time.Until(l.leaseEnd), l.leaseRanOut)
-	l.mu.Unlock()
+	// The lease's end is watched by an alarm once something can see it:
+	// the watchdog, an observer of losses, the process's other waiters,
+	// or a caller of Context. Until then the methods check the time.
+	if o.watchdog || o.observer.Lost != nil || wq != nil {
+		l.mu.Lock()
+		l.watchLease()
+		l.mu.Unlock()
+	}
 	if o.watchdog {
 		l.watched = true
 		if o.maxHold > 0 {
@@ -525,7 +530,33 @@ func (l *Lock) Context() context.Context {
 	if l == nil {
 		return nilLockCtx
 	}
+	l.mu.Lock()
+	ranOut := l.watchLease()
+	l.mu.Unlock()
+	if ranOut {
+		l.leaseRanOut()
+	}
 	return l.ctx
+}
+
+// watchLease sets the alarm that ends Context with the lease, if it is not
+// set yet, and reports true instead when the lease has run out already.
+// Called with mu held.
+func (l *Lock) watchLease() (ranOut bool) {
+	if l.leaseTimer != nil || l.state != held || l.ctx.Err() != nil {
+		return false
+	}
+	if !time.Now().Before(l.leaseEnd) {
+		return true
+	}
+	l.leaseTimer = setAlarm(time.Until(l.leaseEnd), l.leaseRanOut)
+	return false
+}
+
+// ranOut reports, without an alarm set, that the lease has ended.
+// Called with mu held.
+func (l *Lock) ranOut() bool {
+	return l.leaseTimer == nil && !time.Now().Before(l.leaseEnd)
 }
 
 // Refresh sets the lease to ttl, measured from now, if the lock is still
@@ -566,6 +597,9 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	if err := l.extend(start.Add(ttl)); err != nil {
+		if errors.Is(err, ErrLost) {
+			l.leaseRanOut()
+		}
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	return nil
@@ -573,9 +607,14 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 
 func (l *Lock) usable() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.state != held {
+		l.mu.Unlock()
 		return ErrNotHeld
+	}
+	ranOut := l.ranOut()
+	l.mu.Unlock()
+	if ranOut {
+		l.leaseRanOut()
 	}
 	if l.ctx.Err() != nil {
 		return context.Cause(l.ctx)
@@ -589,9 +628,9 @@ func (l *Lock) extend(end time.Time) error {
 	if l.state != held {
 		return ErrNotHeld
 	}
-	// A timer that already fired has cancelled, or is about to cancel, the
+	// An alarm that already fired has cancelled, or is about to cancel, the
 	// context: the renewal came too late to trust.
-	if l.ctx.Err() != nil || !l.leaseTimer.reset(time.Until(end)) {
+	if l.ctx.Err() != nil || l.ranOut() || l.leaseTimer != nil && !l.leaseTimer.reset(time.Until(end)) {
 		return fmt.Errorf("%w: renewed after the local lease ran out", ErrLost)
 	}
 	l.leaseEnd = end
@@ -614,7 +653,9 @@ func (l *Lock) lose(cause error) {
 		l.mu.Unlock()
 		return
 	}
-	l.leaseTimer.stop()
+	if l.leaseTimer != nil {
+		l.leaseTimer.stop()
+	}
 	l.cancel(cause)
 	l.mu.Unlock()
 	if l.wq != nil {
@@ -676,7 +717,9 @@ func (l *Lock) Release(ctx context.Context) error {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
 	l.state = released
-	l.leaseTimer.stop()
+	if l.leaseTimer != nil {
+		l.leaseTimer.stop()
+	}
 	l.cancel(ErrReleased)
 	l.mu.Unlock()
 
