@@ -14,9 +14,11 @@
 //     released a key wins it again, the client's peak connections, and
 //     overlapping critical sections (which must be 0).
 //
-// Implementations alternate in rounds (A B C D A B C D ...) and the table
-// shows per-implementation medians, because a shared machine drifts more
-// over a run than the differences being measured.
+// Implementations alternate (A B C D A B C D ...) and the tables show
+// per-implementation medians, because a shared machine drifts more over a
+// run than the differences being measured: the contended runs alternate
+// by round, and each round's uncontended runs are cut into slices (-slices)
+// taken in turn, since the load of a shared machine changes by the second.
 //
 //	go run .            # from bench/lockbench; about 10 minutes
 //	go run . -quick     # smoke test, a few seconds
@@ -87,18 +89,19 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "length of each contended run")
 	uduration := flag.Duration("uduration", 2*time.Second, "length of each uncontended run")
 	rounds := flag.Int("rounds", 3, "rounds; each runs every implementation once, in rotating order")
+	uslices := flag.Int("slices", 10, "slices each uncontended run is cut into, taken in turn with the other implementations'")
 	quick := flag.Bool("quick", false, "smoke test: one short round")
 	flag.Parse()
 	if *quick {
-		*duration, *uduration, *rounds = 400*time.Millisecond, 200*time.Millisecond, 1
+		*duration, *uduration, *rounds, *uslices = 400*time.Millisecond, 200*time.Millisecond, 1, 2
 	}
-	if err := run(*duration, *uduration, *rounds); err != nil {
+	if err := run(*duration, *uduration, *rounds, *uslices); err != nil {
 		fmt.Fprintln(os.Stderr, "lockbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(duration, uduration time.Duration, rounds int) error {
+func run(duration, uduration time.Duration, rounds, uslices int) error {
 	srv, err := startRedis()
 	if err != nil {
 		return err
@@ -149,19 +152,29 @@ func run(duration, uduration time.Duration, rounds int) error {
 		for range r % len(order) {
 			order = append(order[1:], order[0])
 		}
+		// Uncontended: every implementation on both clients, interleaved.
+		both := append(slices.Clone(order), fastImpls...)
+		for _, g := range []int{1, goroutines} {
+			us, err := interleaved(ctx, admin, both, g, uduration, uslices, fmt.Sprintf("r%d", r))
+			if err != nil {
+				return err
+			}
+			for i, u := range us {
+				a := results[both[i].name]
+				switch {
+				case i < len(order) && g == 1:
+					a.u1 = append(a.u1, u)
+				case i < len(order):
+					a.u16 = append(a.u16, u)
+				case g == 1:
+					a.f1 = append(a.f1, u)
+				default:
+					a.f16 = append(a.f16, u)
+				}
+			}
+		}
 		for _, im := range order {
 			a := results[im.name]
-			for _, run := range []struct {
-				im   impl
-				g    int
-				into *[]uresult
-			}{{im, 1, &a.u1}, {im, goroutines, &a.u16}, {fastOf[im.name], 1, &a.f1}, {fastOf[im.name], goroutines, &a.f16}} {
-				u, err := uncontended(ctx, admin, run.im, run.g, uduration, fmt.Sprintf("r%d", r))
-				if err != nil {
-					return fmt.Errorf("%s uncontended x%d: %w", im.name, run.g, err)
-				}
-				*run.into = append(*run.into, u)
-			}
 			line := fmt.Sprintf("round %d %-12s u1 %6.0f/s  u16 %6.0f/s  fast u1 %6.0f/s  u16 %6.0f/s", r+1, im.name,
 				a.u1[len(a.u1)-1].cyclesPerSec, a.u16[len(a.u16)-1].cyclesPerSec, a.f1[len(a.f1)-1].cyclesPerSec, a.f16[len(a.f16)-1].cyclesPerSec)
 			for i, sh := range shapes {
@@ -300,25 +313,32 @@ type uresult struct {
 	cycles, errorCount int
 }
 
+// usample is one uncontended slice's raw figures.
+type usample struct {
+	elapsed    time.Duration
+	acq, rel   []time.Duration
+	cmds, sent int64
+}
+
 // uncontended runs g goroutines, each acquiring and releasing its own key
 // with single attempts, for d.
-func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d time.Duration, tag string) (uresult, error) {
+func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d time.Duration, tag string) (usample, error) {
 	if err := admin.FlushAll(ctx).Err(); err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
 	// Warm up connections and script caches outside the measurement.
 	for i := range g * 4 {
 		rel, err := im.acquire(ctx, fmt.Sprintf("warm:{%d}", i))
 		if err != nil {
-			return uresult{}, err
+			return usample{}, err
 		}
 		if err := rel(ctx); err != nil {
-			return uresult{}, err
+			return usample{}, err
 		}
 	}
 	before, err := commandCalls(ctx, admin)
 	if err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
 	sentBefore := sent.Load()
 	var (
@@ -360,22 +380,67 @@ func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d tim
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	u := usample{elapsed: time.Since(start), acq: acq, rel: rel, sent: sent.Load() - sentBefore}
 	after, err := commandCalls(ctx, admin)
 	if err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
+	u.cmds = after - before
 	if n := errs.Load(); n > 0 {
-		return uresult{}, fmt.Errorf("%d failed cycles on distinct keys, first: %v", n, firstErr.Load())
+		return usample{}, fmt.Errorf("%d failed cycles on distinct keys, first: %v", n, firstErr.Load())
 	}
-	r := uresult{cycles: len(acq), cyclesPerSec: float64(len(acq)) / elapsed.Seconds()}
-	r.acqP50, r.acqP99 = pct(acq, 50), pct(acq, 99)
-	r.relP50, r.relP99 = pct(rel, 50), pct(rel, 99)
-	if len(acq) > 0 {
-		r.cmdsPerCycle = float64(after-before) / float64(len(acq))
-		r.rtPerCycle = float64(sent.Load()-sentBefore) / float64(len(acq))
+	return u, nil
+}
+
+// interleaved runs every implementation in ims uncontended with g
+// goroutines for d in all, in n slices taken in turn (A B C ... A B C
+// ...), so that all of them see the same moments of a shared machine,
+// whose load changes by the second. A result's cycles/s is the median of
+// its slices' rates; latencies and commands are over all its slices.
+func interleaved(ctx context.Context, admin *redis.Client, ims []impl, g int, d time.Duration, n int, tag string) ([]uresult, error) {
+	samples := make([][]usample, len(ims))
+	for k := range n {
+		for j := range ims {
+			i := (j + k) % len(ims)
+			u, err := uncontended(ctx, admin, ims[i], g, d/time.Duration(n), tag)
+			if err != nil {
+				return nil, fmt.Errorf("%s uncontended x%d: %w", ims[i].name, g, err)
+			}
+			samples[i] = append(samples[i], u)
+		}
 	}
-	return r, nil
+	out := make([]uresult, len(ims))
+	for i, ss := range samples {
+		var acq, rel []time.Duration
+		var cmds, sent int64
+		rates := make([]float64, len(ss))
+		for k, u := range ss {
+			acq, rel = append(acq, u.acq...), append(rel, u.rel...)
+			cmds, sent = cmds+u.cmds, sent+u.sent
+			rates[k] = float64(len(u.acq)) / u.elapsed.Seconds()
+		}
+		r := uresult{cycles: len(acq), cyclesPerSec: median(rates)}
+		r.acqP50, r.acqP99 = pct(acq, 50), pct(acq, 99)
+		r.relP50, r.relP99 = pct(rel, 50), pct(rel, 99)
+		if len(acq) > 0 {
+			r.cmdsPerCycle = float64(cmds) / float64(len(acq))
+			r.rtPerCycle = float64(sent) / float64(len(acq))
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 type cresult struct {
@@ -516,24 +581,13 @@ type agg struct {
 }
 
 func report(impls []impl, res map[string]*agg) (overlaps int64) {
-	med := func(xs []float64) float64 {
-		s := slices.Clone(xs)
-		slices.Sort(s)
-		if len(s) == 0 {
-			return 0
-		}
-		if len(s)%2 == 1 {
-			return s[len(s)/2]
-		}
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
 	// um and cm give an implementation's median of a figure of its
 	// uncontended runs and of its runs of shape i.
 	um := func(name string, sel func(*agg) []uresult, f func(uresult) float64) float64 {
-		return med(mapf(sel(res[name]), f))
+		return median(mapf(sel(res[name]), f))
 	}
 	cm := func(name string, i int, f func(cresult) float64) float64 {
-		return med(mapf(res[name].c[i], f))
+		return median(mapf(res[name].c[i], f))
 	}
 	u1 := func(a *agg) []uresult { return a.u1 }
 	u16 := func(a *agg) []uresult { return a.u16 }
