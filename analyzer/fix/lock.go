@@ -80,11 +80,14 @@ const (
 // Cluster client); the process's next waiter queues again. The waiter
 // that represents a queued process asks the server again when woken, when
 // the lock's lease (which the server reports) ends, and at the latest
-// after Backoff.Cap, so a missed wake-up, a release that does not know
-// the queue (Release by token, a lock taken with a single attempt, or
-// WithoutFairness) or a holder that died costs at most that long. A
-// process that gives up leaves the server's queue and passes on a lock
-// reserved for it. Single attempts neither queue nor honour the queue.
+// after Backoff.Cap, so a missed wake-up, a release that does not wake
+// other processes (Release by token, or a lock taken with a single
+// attempt or WithoutFairness, which hand on only to waiters of their own
+// process) or a holder that died costs at most that long; a reservation
+// for a process that vanished lapses, and the processes that heard of it
+// ask again then. A process that gives up leaves the server's queue and
+// passes on a lock reserved for it. Single attempts neither queue nor
+// honour the queue.
 // WithoutFairness, or a Backoff with MaxAttempts, makes Obtain poll
 // instead: attempts follow the Backoff and end early when ctx is done,
 // and the latest releaser wins most races.
