@@ -6,8 +6,10 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 )
 
 // Command is a normalized Redis command.
@@ -220,11 +222,14 @@ type Model struct {
 	Words *Words
 
 	keys *keyIndex
-	byID map[*ast.CallExpr]*Call
-	// loops and decls are recorded while the syntax is walked, for the
-	// passes that would otherwise walk it again.
+	defs *defIndex
+	// graphs are the control-flow graphs the passes asked for (Graph).
+	graphsMu sync.Mutex
+	graphs   map[*ast.BlockStmt]*cfg.CFG
+	byID     map[*ast.CallExpr]*Call
+	// loops are recorded while the syntax is walked, for the passes that
+	// would otherwise walk it again.
 	loops []Loop
-	decls []ast.Node
 	// localCalls are the calls of each function declared in this package,
 	// for evidence that comes from callers.
 	localCalls map[*types.Func][]*ast.CallExpr
@@ -290,6 +295,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// The model walks the syntax itself, after the import check, rather
 	// than requiring inspect.Analyzer, which would index every package,
 	// including the many that cannot reach a client (see cursor).
+	m.defs = newDefIndex(pass.Files, pass.TypesInfo)
 	m.keys = newKeyIndex(m)
 	m.localCalls = map[*types.Func][]*ast.CallExpr{}
 	m.funcNames = map[*ast.FuncDecl]bool{}

@@ -116,8 +116,8 @@ func (k *keyIndex) shape(e ast.Expr, env map[types.Object]keyShape, depth int) k
 		}
 	case *ast.SelectorExpr:
 		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
-			if vals := k.fieldVals[sel.Obj()]; len(vals) == 1 {
-				return k.shape(vals[0], nil, depth+1)
+			if v := k.m.defs.fieldValue(sel.Obj()); v != nil {
+				return k.shape(v, nil, depth+1)
 			}
 		}
 	case *ast.CallExpr:
@@ -143,7 +143,7 @@ func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, 
 	if fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(call.Args) > 0 && !call.Ellipsis.IsValid() {
 		return k.sprintfShape(call, env, depth)
 	}
-	decl := k.funcs[fn]
+	decl := k.m.defs.funcs[fn]
 	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || call.Ellipsis.IsValid() {
 		return nil, false
 	}

@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -11,224 +10,26 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// Tokens classifies the values acquires store. It indexes the package's
-// assignments once; build it once per pass with Model.Tokens.
+// Tokens classifies the values acquires store, reading the package's one
+// definition index; build it once per pass with Model.Tokens.
 type Tokens struct {
 	m    *Model
 	info *types.Info
-	// locals holds the single definition of local variables assigned
-	// exactly once (x := v, or x, err := f()).
-	locals map[types.Object]localDef
-	// multi marks local variables assigned more than once or whose
-	// address is taken.
-	multi map[types.Object]bool
-	// pkgVars holds package-level variables of this package: their
-	// initializer, and whether a function other than init assigns them.
-	pkgInit  map[types.Object]localDef
-	pkgLater map[types.Object]bool
-	fields   map[types.Object][]fieldStore
-	fills    map[types.Object]TokenOrigin // buffers filled by a Read
-	funcs    map[*types.Func]*ast.FuncDecl
 }
 
-type localDef struct {
-	val   ast.Expr      // x := val
-	tuple *ast.CallExpr // x, err := tuple()
-	index int
-}
-
-// fieldStore is a value stored into a struct field, and the function that
-// stores it (nil at package level).
-type fieldStore struct {
-	val ast.Expr
-	fn  *ast.FuncDecl
-}
-
-// Tokens indexes the package for token classification.
+// Tokens returns the classifier of the values acquires store.
 func (m *Model) Tokens() *Tokens {
-	t := &Tokens{
-		m:        m,
-		info:     m.Pass.TypesInfo,
-		locals:   map[types.Object]localDef{},
-		multi:    map[types.Object]bool{},
-		pkgInit:  map[types.Object]localDef{},
-		pkgLater: map[types.Object]bool{},
-		fields:   map[types.Object][]fieldStore{},
-		fills:    map[types.Object]TokenOrigin{},
-		funcs:    map[*types.Func]*ast.FuncDecl{},
-	}
-	if m.keys == nil {
-		return t
-	}
-	for _, f := range m.Pass.Files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if fn, ok := t.info.Defs[d.Name].(*types.Func); ok {
-					t.funcs[fn] = d
-				}
-				if d.Body != nil {
-					t.index(d.Body, d)
-				}
-			case *ast.GenDecl:
-				t.index(d, nil)
-			}
-		}
-	}
-	return t
+	return &Tokens{m: m, info: m.Pass.TypesInfo}
 }
 
-// index records the assignments under n, which sits in fn (nil at
-// package level).
-func (t *Tokens) index(n ast.Node, fn *ast.FuncDecl) {
-	// init, and main of a command, run once per process.
-	isInit := fn != nil && fn.Recv == nil && (fn.Name.Name == "init" || fn.Name.Name == "main" && t.m.Pass.Pkg.Name() == "main")
-	assign := func(id *ast.Ident, d localDef, counts bool) {
-		obj, ok := t.info.ObjectOf(id).(*types.Var)
-		if !ok || id.Name == "_" || obj.IsField() {
-			return
-		}
-		if t.pkgLevel(obj) {
-			if fn == nil {
-				t.pkgInit[obj] = d
-			} else if !isInit {
-				t.pkgLater[obj] = true
-			}
-			return
-		}
-		if !counts {
-			return
-		}
-		if _, seen := t.locals[obj]; seen || (d.val == nil && d.tuple == nil) {
-			t.multi[obj] = true
-		}
-		t.locals[obj] = d
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			var tuple *ast.CallExpr
-			if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
-				tuple, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
-			}
-			for i, lhs := range n.Lhs {
-				var d localDef
-				switch {
-				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
-				case len(n.Lhs) == len(n.Rhs):
-					d.val = n.Rhs[i]
-				case tuple != nil:
-					d.tuple, d.index = tuple, i
-				}
-				switch l := ast.Unparen(lhs).(type) {
-				case *ast.Ident:
-					assign(l, d, true)
-				case *ast.SelectorExpr:
-					if sel := t.info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
-						t.fields[sel.Obj()] = append(t.fields[sel.Obj()], fieldStore{val: d.val, fn: fn})
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				var d localDef
-				switch {
-				case len(n.Values) == len(n.Names):
-					d.val = n.Values[i]
-				case len(n.Values) == 1:
-					d.tuple, _ = ast.Unparen(n.Values[0]).(*ast.CallExpr)
-					d.index = i
-				}
-				// var x T declares the zero value; a later assignment is
-				// the definition.
-				assign(id, d, len(n.Values) > 0)
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				assign(id, localDef{}, true)
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					assign(id, localDef{}, true)
-				}
-			}
-		case *ast.UnaryExpr:
-			// &x: the variable may change behind our back.
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				assign(id, localDef{}, true)
-			}
-		case *ast.CompositeLit:
-			t.composite(n, fn)
-		case *ast.CallExpr:
-			t.fill(n)
-		}
-		return true
-	})
+// runsOnce reports whether fn runs once per process: init, and main of a
+// command.
+func (t *Tokens) runsOnce(fn *ast.FuncDecl) bool {
+	return fn.Recv == nil && (fn.Name.Name == "init" || fn.Name.Name == "main" && t.m.Pass.Pkg.Name() == "main")
 }
 
 func (t *Tokens) pkgLevel(v *types.Var) bool {
 	return v.Pkg() == t.m.Pass.Pkg && v.Parent() == v.Pkg().Scope()
-}
-
-// composite records T{field: v} as a store into field.
-func (t *Tokens) composite(lit *ast.CompositeLit, fn *ast.FuncDecl) {
-	tt := t.info.TypeOf(lit)
-	if tt == nil {
-		return
-	}
-	st, ok := tt.Underlying().(*types.Struct)
-	if !ok {
-		return
-	}
-	for i, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				if obj := t.info.ObjectOf(id); obj != nil {
-					t.fields[obj] = append(t.fields[obj], fieldStore{val: kv.Value, fn: fn})
-				}
-			}
-		} else if i < st.NumFields() {
-			t.fields[st.Field(i)] = append(t.fields[st.Field(i)], fieldStore{val: el, fn: fn})
-		}
-	}
-}
-
-// fill records a buffer filled by crypto/rand or math/rand: Read(b),
-// io.ReadFull(rand.Reader, b).
-func (t *Tokens) fill(call *ast.CallExpr) {
-	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || len(call.Args) == 0 {
-		return
-	}
-	buf := call.Args[0]
-	var src TokenOrigin
-	switch path := fn.Pkg().Path(); {
-	case fn.Name() == "Read" && path == "crypto/rand":
-		src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
-	case fn.Name() == "Read" && isMathRand(path):
-		src = TokenOrigin{Origin: OriginMathRand, What: path + ".Read", At: call}
-	case path == "io" && (fn.Name() == "ReadFull" || fn.Name() == "ReadAtLeast") && len(call.Args) > 1:
-		if r, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
-			if v, ok := t.info.ObjectOf(r.Sel).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
-				src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
-			}
-		}
-		buf = call.Args[1]
-	default:
-		return
-	}
-	if src.Origin == OriginUnknown {
-		return
-	}
-	if s, ok := ast.Unparen(buf).(*ast.SliceExpr); ok {
-		buf = s.X
-	}
-	if id, ok := ast.Unparen(buf).(*ast.Ident); ok {
-		if obj := t.info.ObjectOf(id); obj != nil {
-			t.fills[obj] = src
-		}
-	}
 }
 
 func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
@@ -291,12 +92,13 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	if !ok || v.Pkg() == nil {
 		return TokenOrigin{}
 	}
+	defs := t.m.defs
 	if t.pkgLevel(v) {
-		if t.pkgLater[v] {
+		if defs.changedLater(v, t.runsOnce) {
 			return TokenOrigin{}
 		}
 		what := "package-level variable " + v.Name()
-		if d, ok := t.pkgInit[v]; ok {
+		if d, ok := defs.initial(v); ok {
 			var s TokenOrigin
 			switch {
 			case d.val != nil:
@@ -311,13 +113,10 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		}
 		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id}
 	}
-	if src, ok := t.fills[v]; ok {
+	if src, ok := defs.fills[v]; ok {
 		return src
 	}
-	if t.multi[v] {
-		return TokenOrigin{}
-	}
-	d, ok := t.locals[v]
+	d, ok := defs.only(v)
 	switch {
 	case !ok:
 		return TokenOrigin{}
@@ -347,7 +146,7 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
 // field classifies a field read: the values stored into it, and whether
 // they are stored only where the struct is constructed.
 func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenOrigin {
-	stores := t.fields[sel.Obj()]
+	stores := t.m.defs.fields[sel.Obj()]
 	if len(stores) == 0 {
 		return TokenOrigin{}
 	}
@@ -459,7 +258,7 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 		}
 		return withRecv()
 	}
-	if decl := t.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
+	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
 	}
 	return TokenOrigin{}

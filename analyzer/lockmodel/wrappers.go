@@ -115,7 +115,7 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 			return -1
 		}
 		v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
-		if v == nil || len(m.keys.assigns[v]) > 0 {
+		if v == nil || len(m.defs.assigns(v)) > 0 {
 			// A parameter the body reassigns is no longer the caller's.
 			return -1
 		}

@@ -51,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	toks := m.Tokens()
-	loops := &reuse{pass: pass, m: m, graphs: map[*ast.BlockStmt]*cfg.CFG{}}
+	loops := &reuse{pass: pass, m: m}
 	for _, c := range acquires {
 		if src := toks.Classify(c); src.Origin.Weak() {
 			reportWeak(pass, m, c, src)
@@ -108,9 +108,8 @@ func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel
 // back to its acquire that does not assign the variable again. Retries of
 // one acquisition never pass a release, so they stay silent.
 type reuse struct {
-	pass   *analysis.Pass
-	m      *lockmodel.Model
-	graphs map[*ast.BlockStmt]*cfg.CFG
+	pass *analysis.Pass
+	m    *lockmodel.Model
 	// releasers are this package's functions that send a release.
 	releasers map[*types.Func]bool
 }
@@ -152,11 +151,7 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 		}
 		return true
 	})
-	g, ok := r.graphs[body]
-	if !ok {
-		g = cfg.New(body, lockmodel.MayReturn(info))
-		r.graphs[body] = g
-	}
+	g := r.m.Graph(body)
 	for _, rel := range rels {
 		if r.onError(c.File, rel) {
 			continue

@@ -37,7 +37,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			if len(tries) == 0 {
 				continue
 			}
-			g := cfg.New(fd.Body, lockmodel.MayReturn(info))
+			g := m.Graph(fd.Body)
 			isSelf := func(b *cfg.Block) bool {
 				for _, n := range b.Nodes {
 					for _, c := range selfs {

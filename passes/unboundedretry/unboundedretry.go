@@ -66,7 +66,6 @@ func run(pass *analysis.Pass) (any, error) {
 	// Walking the loops backwards visits an inner loop before the loop
 	// around it.
 	loops := m.Loops()
-	graphs := map[*ast.BlockStmt]*cfg.CFG{}
 	var reported []ast.Stmt
 	for i := len(loops) - 1; i >= 0; i-- {
 		loop, body := loops[i].Stmt, loops[i].Body
@@ -77,12 +76,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(tries) == 0 {
 			continue
 		}
-		g, ok := graphs[body]
-		if !ok {
-			g = cfg.New(body, lockmodel.MayReturn(pass.TypesInfo))
-			graphs[body] = g
-		}
-		l := newLoopGraph(newLoopScope(pass, loop, redis, sums), g, loop)
+		l := newLoopGraph(newLoopScope(pass, loop, redis, sums), m.Graph(body), loop)
 		if tries = l.retried(m, tries); len(tries) == 0 {
 			continue
 		}
