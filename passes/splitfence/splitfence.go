@@ -133,7 +133,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
 	var msg string
 	switch {
 	case c.Queued && a.call != nil && a.call.Queued && c.Func == a.call.Func:
-		msg = fmt.Sprintf("%s is pipelined with %s on line %d, outside its transaction", head, a.name, line)
+		msg = fmt.Sprintf("%s is pipelined with %s on line %d, not in a transaction", head, a.name, line)
 	case c.Pos() < a.expr.Pos():
 		msg = fmt.Sprintf("%s before %s on line %d is a separate round trip", head, a.name, line)
 	default:

@@ -117,7 +117,7 @@ func pipelined(ctx context.Context, rdb *redis.ClusterClient, sku, token string)
 	var ok *redis.BoolCmd
 	_, err := rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		ok = pipe.SetNX(ctx, "lock:{"+sku+"}", token, ttl)
-		fence = pipe.Incr(ctx, "lock:{"+sku+"}:fence") // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` is pipelined with the SET NX on line 119, outside its transaction"
+		fence = pipe.Incr(ctx, "lock:{"+sku+"}:fence") // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` is pipelined with the SET NX on line 119, not in a transaction"
 		return nil
 	})
 	if err != nil || !ok.Val() {

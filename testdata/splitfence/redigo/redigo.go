@@ -28,7 +28,7 @@ func epoch(conn redis.Conn, token string) (int64, error) {
 // Sent in one pipeline, not in a transaction.
 func pipelined(conn redis.Conn, token string) error {
 	conn.Send("SET", "lock:feed", token, "NX", "PX", 30000)
-	conn.Send("INCR", "lock:feed:fence") // want "INCR of fence `\"lock:feed:fence\"` is pipelined with the SET NX on line 30, outside its transaction"
+	conn.Send("INCR", "lock:feed:fence") // want "INCR of fence `\"lock:feed:fence\"` is pipelined with the SET NX on line 30, not in a transaction"
 	return conn.Flush()
 }
 
