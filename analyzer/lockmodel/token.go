@@ -63,7 +63,7 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	}
 	st.seen[e] = true
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Source(t.m.Pass.Fset, e), At: e}
+		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Code(t.m.Pass.Fset, e), At: e}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -97,7 +97,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		if defs.changedLater(v, t.runsOnce) {
 			return TokenOrigin{}
 		}
-		what := "package-level variable " + v.Name()
+		what := "package-level variable " + diag.Quote(v.Name())
 		if d, ok := defs.initial(v); ok {
 			var s TokenOrigin
 			switch {
@@ -136,7 +136,7 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
 	}
 	switch lookup(fn) {
 	case apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Path() + "." + fn.Name(), At: call}
+		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + fn.Name()), At: call}
 	case apiFresh:
 		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
 	}
@@ -161,7 +161,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	src := alt(srcs)
 	if src.Origin.Weak() || st.handle {
 		if src.Origin.Weak() {
-			src.What = "field " + e.Sel.Name + ", " + src.What
+			src.What = "field " + diag.Quote(e.Sel.Name) + ", " + src.What
 		}
 		return src
 	}
@@ -178,7 +178,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		ctor = s.fn
 	}
-	return TokenOrigin{Origin: OriginOnce, What: "field " + e.Sel.Name + ", set once in " + ctor.Name.Name, At: ctor.Name}
+	return TokenOrigin{Origin: OriginOnce, What: "field " + diag.Quote(e.Sel.Name) + ", set once in " + diag.Quote(ctor.Name.Name), At: ctor.Name}
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not
@@ -229,9 +229,9 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	case a == apiMathRand, recv != nil && isMathRand(path):
 		return TokenOrigin{Origin: OriginMathRand, What: path, At: call}
 	case a == apiClock:
-		return TokenOrigin{Origin: OriginClock, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginClock, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
 	case a == apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
 	case a == apiPassThrough:
 		return t.args(call.Args, st, depth)
 	case a == apiNameBased:
@@ -319,7 +319,7 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrig
 	}
 	src := alt(srcs)
 	if src.Origin.Weak() {
-		src.What += ", returned by " + decl.Name.Name
+		src.What += ", returned by " + diag.Quote(decl.Name.Name)
 	}
 	return src
 }

@@ -140,9 +140,10 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 }
 
 func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
-	msg := "lock acquisition retried with no bound: no exit of this loop depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it retries forever; acquire with fix.Obtain and fix.WithMaxWait(d) (or fix.WithWait() under a context deadline), which backs off exponentially with full jitter"
+	// What a bound is, and why a constant sleep is worse, is the doc's.
+	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use `fix.WithMaxWait`"
 	if sleep := constantSleep(pass, loop); sleep != nil {
-		msg += "; the constant sleep also makes every waiting worker retry in lockstep"
+		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `fix.WithMaxWait`"
 	}
 	pos := forPos(loop)
 	diag.Report(pass, analysis.Diagnostic{
