@@ -167,24 +167,30 @@ func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
 	return !changed
 }
 
-// lockish looks for a lock word in a key expression: identifiers
-// (variables, constants, fields, parameters, helper functions), constant
-// strings and Sprintf formats, the type a key field belongs to, the single
-// definition of a local variable, values stored into a field, and what a
-// helper function of this package returns.
+// lockish reports whether a key expression names a lock word.
 func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
+	return k.names(e, k.m.Words, depth, seen)
+}
+
+// names looks for a word of w in a key expression, wherever a reader
+// would see one: identifiers (variables, constants, fields, parameters,
+// helper functions), constant strings and Sprintf formats, the type a key
+// field or method belongs to, the single definition of a local variable,
+// values stored into a field, and what a helper function of this package
+// returns. It is the one such walk: lock words (lockish) and fence and
+// epoch words (fence.go) ask it.
+func (k *keyIndex) names(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool) bool {
 	if e == nil || depth > maxDepth || seen[e] {
 		return false
 	}
 	seen[e] = true
-	w := k.m.Words
 	info := k.m.Pass.TypesInfo
 	if s, ok := constStringOf(info, e); ok && w.MatchText(s) {
 		return true
 	}
 	switch e := e.(type) {
 	case *ast.ParenExpr:
-		return k.lockish(e.X, depth, seen)
+		return k.names(e.X, w, depth, seen)
 	case *ast.BasicLit:
 		return false
 	case *ast.Ident:
@@ -193,7 +199,7 @@ func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
 		}
 		obj := info.ObjectOf(e)
 		if def := k.definition(obj); def != nil {
-			return k.lockish(def, depth+1, seen)
+			return k.names(def, w, depth+1, seen)
 		}
 		return false
 	case *ast.SelectorExpr:
@@ -210,31 +216,30 @@ func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
 				return true
 			}
 			for _, v := range k.m.defs.fieldValues(sel.Obj()) {
-				if k.lockish(v, depth+1, seen) {
+				if k.names(v, w, depth+1, seen) {
 					return true
 				}
 			}
 		}
 		// cfg.locks.prefix: the field's owner names a lock.
-		return k.lockish(e.X, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen)
 	case *ast.BinaryExpr:
-		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Y, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen) || k.names(e.Y, w, depth+1, seen)
 	case *ast.IndexExpr:
-		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Index, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen) || k.names(e.Index, w, depth+1, seen)
 	case *ast.CallExpr:
-		return k.lockishCall(e, depth, seen)
+		return k.namesCall(e, w, depth, seen)
 	}
 	return false
 }
 
-func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]bool) bool {
-	w := k.m.Words
+func (k *keyIndex) namesCall(e *ast.CallExpr, w *Words, depth int, seen map[ast.Node]bool) bool {
 	info := k.m.Pass.TypesInfo
 	if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
-		return len(e.Args) == 1 && k.lockish(e.Args[0], depth+1, seen)
+		return len(e.Args) == 1 && k.names(e.Args[0], w, depth+1, seen)
 	}
 	for _, a := range e.Args {
-		if k.lockish(a, depth+1, seen) {
+		if k.names(a, w, depth+1, seen) {
 			return true
 		}
 	}
@@ -250,7 +255,7 @@ func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]boo
 		}
 	}
 	// A helper of this package: look at what it returns.
-	return k.returns(fnObj, seen, func(r ast.Expr) bool { return k.lockish(r, depth+1, seen) })
+	return k.returns(fnObj, seen, func(r ast.Expr) bool { return k.names(r, w, depth+1, seen) })
 }
 
 // callee returns the object and the name of a call's function when the

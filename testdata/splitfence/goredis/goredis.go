@@ -153,7 +153,37 @@ func inClosure(ctx context.Context, rdb *redis.Client, token string, retry func(
 	return fence, err
 }
 
+// The fence is known by the constant's name, not by its text.
+const fenceCounterPrefix = "fc:"
+
+func namedConst(ctx context.Context, rdb *redis.Client, sku, token string) (int64, error) {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0, errBusy
+	}
+	return rdb.Incr(ctx, fenceCounterPrefix+sku).Result() // want "INCR of fence `fenceCounterPrefix \\+ sku` after the SET NX on line 160 is a separate round trip"
+}
+
+// ... or by the type whose field holds the key.
+type FenceCounter struct{ key string }
+
+func (c *FenceCounter) next(ctx context.Context, rdb *redis.Client, sku, token string) (int64, error) {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0, errBusy
+	}
+	return rdb.Incr(ctx, c.key).Result() // want "INCR of fence `c\\.key` after the SET NX on line 170 is a separate round trip"
+}
+
 // Near misses.
+
+// A counter type that names no fence.
+type HitCounter struct{ key string }
+
+func (c *HitCounter) next(ctx context.Context, rdb *redis.Client, sku, token string) int64 {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0
+	}
+	return rdb.Incr(ctx, c.key).Val()
+}
 
 // The fix: acquire and INCR in one script.
 var acquireFenced = redis.NewScript(`
