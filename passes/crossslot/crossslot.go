@@ -87,7 +87,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, 
 	if kind == lockmodel.Ring {
 		where = "may be on different Ring shards"
 	}
-	msg := fmt.Sprintf("keys %s and %s %s; give both the same {hash tag}", diag.Code(pass.Fset, a), diag.Code(pass.Fset, b), where)
+	msg := fmt.Sprintf("%s and %s %s; share one {hash tag}", diag.Code(pass.Fset, a), diag.Code(pass.Fset, b), where)
 	if lockFence {
 		msg += ", or use `fix.WithFencing`"
 	}

@@ -142,7 +142,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
 	diag.Report(pass, analysis.Diagnostic{
 		Pos:     c.Pos(),
 		End:     c.End(),
-		Message: msg + "; draw it in the acquire (`fix.WithFencing`)",
+		Message: msg + "; use `fix.WithFencing`",
 		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: "acquired here, in a separate round trip"}},
 	})
 }

@@ -149,7 +149,7 @@ func report(pass *analysis.Pass, text lockmodel.ScriptText, w *lockmodel.LuaCall
 	}
 	// Why an unchecked write in a script still removes or extends the
 	// next holder's lock is the doc's.
-	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) without an owner check; compare GET KEYS[%d] with the token first",
+	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) with no owner check; compare GET KEYS[%d] to the token first",
 		where, w.Command, k, why, k)
 	diag.Report(pass, analysis.Diagnostic{Pos: text.At.Pos(), End: text.At.End(), Message: msg})
 }

@@ -19,7 +19,7 @@ func afterSetNX(ctx context.Context, rdb *redis.Client, sku, token string) (int6
 	if err != nil || !ok {
 		return 0, errBusy
 	}
-	return rdb.Incr(ctx, "lock:{"+sku+"}:fence").Result() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 18 is a separate round trip; draw it in the acquire \\(`fix\\.WithFencing`\\)"
+	return rdb.Incr(ctx, "lock:{"+sku+"}:fence").Result() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 18 is a separate round trip; use `fix\\.WithFencing`"
 }
 
 // Before the acquire: fences are not ordered like acquisitions.
