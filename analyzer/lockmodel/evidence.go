@@ -165,7 +165,7 @@ func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
 // alone is not enough: a lock type's helper may touch a cache key.
 func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	verb := false
-	for _, w := range SplitWords(d.Name.Name) {
+	for _, w := range splitWords(d.Name.Name) {
 		if m.Words.Match(w) || m.Words.Match(strings.TrimPrefix(w, "un")) {
 			return true
 		}

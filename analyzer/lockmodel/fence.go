@@ -8,15 +8,15 @@ import (
 
 var (
 	// fenceWords name a fence counter on their own: "lock:{sku}:fence".
-	fenceWords = NewWords([]string{"fence", "fencing"})
+	fenceWords = newWords([]string{"fence", "fencing"})
 	// epochWords name a counter of a lock's owners when the key also
 	// names the lock: "lock:{sku}:epoch", lockKey+":seq". On a key of its
 	// own ("doc:42:version") such a word is the data's version, which the
 	// protected work bumps under the lock.
-	epochWords = NewWords([]string{"token", "epoch", "generation", "gen", "seq", "sequence", "version", "term"})
+	epochWords = newWords([]string{"token", "epoch", "generation", "gen", "seq", "sequence", "version", "term"})
 	// fenceDest name a variable or field that holds a fence:
 	// fence := rdb.Incr(...).Val(), l.token = n.
-	fenceDest = NewWords([]string{"fence", "fencing", "token"})
+	fenceDest = newWords([]string{"fence", "fencing", "token"})
 )
 
 // IsFenceCounter reports whether c, an INCR, draws a fencing token: its

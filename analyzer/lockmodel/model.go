@@ -270,7 +270,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // words is the lock-word flag shared by all passes through the model.
-var words = DefaultWordSet()
+var words = defaultWordSet()
 
 func init() {
 	Analyzer.Flags.Var(words, "lockwords", "comma-separated lock words that mark a Redis key as a lock (a plain list replaces the defaults; +word adds, -word removes)")
@@ -352,7 +352,7 @@ func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, 
 		return r
 	}
 	memo[p] = false // breaks cycles in a broken graph
-	r := IsClientPath(path(p))
+	r := isClientPath(path(p))
 	for _, q := range imports(p) {
 		if r {
 			break

@@ -10,10 +10,10 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// HashSlot returns the Redis Cluster slot of key: CRC16 (XMODEM) of its
+// hashSlot returns the Redis Cluster slot of key: CRC16 (XMODEM) of its
 // hash tag when it has a non-empty one, of the whole key otherwise, mod
 // 16384.
-func HashSlot(key string) uint16 {
+func hashSlot(key string) uint16 {
 	if open := strings.IndexByte(key, '{'); open >= 0 {
 		if end := strings.IndexByte(key[open+1:], '}'); end > 0 {
 			key = key[open+1 : open+1+end]
