@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -19,7 +20,11 @@ type defIndex struct {
 	// fields are the values stored into struct fields: assignments and
 	// composite literals.
 	fields map[types.Object][]fieldStore
-	funcs  map[types.Object]*ast.FuncDecl
+	// elems are the values stored into the elements of a variable's
+	// slice, array or map (b[i] = v), or written into its bytes.Buffer or
+	// strings.Builder (b.WriteByte(v)).
+	elems map[types.Object][]fieldStore
+	funcs map[types.Object]*ast.FuncDecl
 	// fills are buffers filled by crypto/rand or math/rand (Read(b)).
 	fills map[types.Object]TokenOrigin
 	// decls are the function declarations, assignments and value specs in
@@ -53,6 +58,7 @@ func newDefIndex(files []*ast.File, info *types.Info) *defIndex {
 		info:   info,
 		vars:   map[types.Object][]def{},
 		fields: map[types.Object][]fieldStore{},
+		elems:  map[types.Object][]fieldStore{},
 		funcs:  map[types.Object]*ast.FuncDecl{},
 		fills:  map[types.Object]TokenOrigin{},
 	}
@@ -110,6 +116,12 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 				if sel := d.info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
 					d.fields[sel.Obj()] = append(d.fields[sel.Obj()], fieldStore{val: x.val, fn: fn})
 				}
+			case *ast.IndexExpr:
+				if id, ok := ast.Unparen(l.X).(*ast.Ident); ok {
+					if obj := d.info.ObjectOf(id); obj != nil {
+						d.elems[obj] = append(d.elems[obj], fieldStore{val: x.val, fn: fn})
+					}
+				}
 			}
 		}
 	case *ast.ValueSpec:
@@ -142,7 +154,43 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 		d.composite(n, fn)
 	case *ast.CallExpr:
 		d.fill(n)
+		d.write(n, fn)
 	}
+}
+
+// write records b.WriteString(v) and its kin on a local bytes.Buffer or
+// strings.Builder as a store of v into b.
+func (d *defIndex) write(call *ast.CallExpr, fn *ast.FuncDecl) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || !strings.HasPrefix(sel.Sel.Name, "Write") {
+		return
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	m, ok := d.info.Uses[sel.Sel].(*types.Func)
+	if !ok || !isTextBuffer(m) {
+		return
+	}
+	if obj := d.info.ObjectOf(id); obj != nil {
+		d.elems[obj] = append(d.elems[obj], fieldStore{val: call.Args[0], fn: fn})
+	}
+}
+
+// isTextBuffer reports whether m is a method of bytes.Buffer or
+// strings.Builder.
+func isTextBuffer(m *types.Func) bool {
+	if m.Pkg() == nil {
+		return false
+	}
+	switch recvTypeName(m) {
+	case "Buffer":
+		return m.Pkg().Path() == "bytes"
+	case "Builder":
+		return m.Pkg().Path() == "strings"
+	}
+	return false
 }
 
 // composite records T{field: v} as a store into field.

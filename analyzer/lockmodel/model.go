@@ -265,7 +265,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -281,6 +281,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// Fast path: a package that cannot reach a Redis client costs one walk
 	// over its import graph, not its syntax.
 	if !reachesClient(pass.Pkg) {
+		if HoldsMainModuleFacts(pass) {
+			m.defs = newDefIndex(pass.Files, pass.TypesInfo)
+			exportTokenHelpers(m)
+		}
 		return m, nil
 	}
 	// The vet driver visits the clients' own packages for facts; there
@@ -316,6 +320,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	exportTokenHelpers(m)
 	return m, nil
 }
 

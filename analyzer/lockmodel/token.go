@@ -81,6 +81,9 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 		return concat(t.expr(e.X, st, depth+1), t.expr(e.Y, st, depth+1))
 	case *ast.SliceExpr:
 		return t.expr(e.X, st, depth+1)
+	case *ast.IndexExpr:
+		// letters[rand.Intn(len(letters))]: as unique as the index.
+		return concat(t.expr(e.X, st, depth+1), t.expr(e.Index, st, depth+1))
 	case *ast.CallExpr:
 		return t.call(e, st, depth)
 	}
@@ -117,15 +120,28 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		return src
 	}
 	d, ok := defs.only(v)
+	var base TokenOrigin
 	switch {
 	case !ok:
 		return TokenOrigin{}
 	case d.val != nil:
-		return t.expr(d.val, st, depth+1)
+		base = t.expr(d.val, st, depth+1)
 	case d.tuple != nil:
-		return t.tuple(d.tuple, d.index)
+		base = t.tuple(d.tuple, d.index)
 	}
-	return TokenOrigin{}
+	// b := make([]byte, n); b[i] = letters[rand.Intn(len(letters))]: the
+	// elements stored are part of the value.
+	if stores := defs.elems[v]; len(stores) > 0 {
+		parts := []TokenOrigin{base}
+		for _, s := range stores {
+			if s.val == nil {
+				return TokenOrigin{}
+			}
+			parts = append(parts, t.expr(s.val, st, depth+1))
+		}
+		return concat(parts...)
+	}
+	return base
 }
 
 // tuple classifies result i of a multi-value call: host, err := os.Hostname().
@@ -249,8 +265,12 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
 		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
 		path == "encoding/base64", path == "encoding/base32":
-		if recv != nil && recvTypeName(fn) == "Builder" {
-			return TokenOrigin{}
+		if recv != nil && isTextBuffer(fn) {
+			// b.String() of a local buffer: what was written into it.
+			if name != "String" && name != "Bytes" {
+				return TokenOrigin{}
+			}
+			return t.written(recvOf(call), st, depth)
 		}
 		if recv != nil && (path == "encoding/base64" || path == "encoding/base32") {
 			// base64.StdEncoding.EncodeToString(b): the encoding is fixed.
@@ -261,7 +281,31 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
 	}
+	if src, ok := t.importedHelper(fn, call); ok {
+		return src
+	}
 	return TokenOrigin{}
+}
+
+// written is the origin of what was written into the buffer x names.
+func (t *Tokens) written(x ast.Expr, st *tokenState, depth int) TokenOrigin {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return TokenOrigin{}
+	}
+	v, ok := t.info.ObjectOf(id).(*types.Var)
+	if !ok || t.pkgLevel(v) {
+		return TokenOrigin{}
+	}
+	stores := t.m.defs.elems[v]
+	if len(stores) == 0 {
+		return TokenOrigin{}
+	}
+	parts := make([]TokenOrigin, 0, len(stores))
+	for _, s := range stores {
+		parts = append(parts, t.expr(s.val, st, depth+1))
+	}
+	return concat(parts...)
 }
 
 // args concatenates the sources of call arguments; a multi-value call as
@@ -285,6 +329,15 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 // its body draws from crypto/rand or a UUID generator, else the values of
 // its return statements, any of which may be the token.
 func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	src := t.helperOrigin(decl, st, depth)
+	if src.Origin.Weak() {
+		src.What += ", returned by " + diag.Quote(decl.Name.Name)
+	}
+	return src
+}
+
+// helperOrigin is the origin of what decl returns.
+func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	if st.seen[decl] {
 		return TokenOrigin{}
 	}
@@ -317,9 +370,5 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrig
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))
 	}
-	src := alt(srcs)
-	if src.Origin.Weak() {
-		src.What += ", returned by " + diag.Quote(decl.Name.Name)
-	}
-	return src
+	return alt(srcs)
 }

@@ -26,7 +26,10 @@
 // does this and returns a handle that releases and renews with the token.
 //
 // The analyzer reports an acquire of a lock key whose value is, after
-// following local variables, package helpers and struct fields:
+// following local variables, helpers (of the package, and exported
+// functions of other packages of the module, through facts, such as a
+// util.RandString), struct fields, and what is written into a slice, a
+// bytes.Buffer or a strings.Builder:
 //
 //   - a literal or constant (1, "locked", true), or a package-level
 //     variable;

@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
@@ -33,13 +32,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !m.Relevant() {
 		// A retry policy or deadline window may live in a package that
 		// never touches Redis; its facts are what its callers' loops need.
-		// The standard library holds none.
-		// Nor do the client modules.
-		var module string
-		if pass.Module != nil {
-			module = pass.Module.Path
-		}
-		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) && lockmodel.InMainModule(pass) {
+		if lockmodel.HoldsMainModuleFacts(pass) {
 			summarize(pass, false, nil)
 		}
 		return nil, nil
@@ -89,17 +82,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	recursions(pass, m, acq, sums, redis)
 	return nil, nil
-}
-
-// isStd reports whether the package is in the standard library: it is
-// in no module and the first element of its path has no dot. (A module
-// named without a dot, module myservice, is common and is not std.)
-func isStd(pass *analysis.Pass) bool {
-	if pass.Module != nil && pass.Module.Path != "" && pass.Module.Path != "std" {
-		return false
-	}
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	return !strings.Contains(first, ".")
 }
 
 // newLoopScope is the scope of one loop: its body runs each iteration, a
