@@ -320,7 +320,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	exportTokenHelpers(m)
+	if HoldsMainModuleFacts(pass) {
+		exportTokenHelpers(m)
+	}
 	return m, nil
 }
 

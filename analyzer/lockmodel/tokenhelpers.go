@@ -29,7 +29,8 @@ func (h *TokenHelper) String() string {
 }
 
 // Token helpers live where a service keeps its utilities, in packages that
-// may never touch Redis.
+// may never touch Redis; a dependency's are not followed (the knowledge
+// table names the token libraries).
 func (*TokenHelper) Scope() FactScope { return MainModuleScope }
 
 // HoldsMainModuleFacts reports whether pass analyzes a package whose
