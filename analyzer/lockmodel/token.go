@@ -107,7 +107,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 			case d.val != nil:
 				s = t.expr(d.val, st, depth+1)
 			case d.tuple != nil:
-				s = t.tuple(d.tuple, d.index)
+				s = t.tuple(d.tuple, d.index, st, depth)
 			}
 			if s.Origin == OriginConstant || s.Origin == OriginProcess || s.Origin > OriginOnce {
 				s.What = what + ", " + s.What
@@ -127,7 +127,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	case d.val != nil:
 		base = t.expr(d.val, st, depth+1)
 	case d.tuple != nil:
-		base = t.tuple(d.tuple, d.index)
+		base = t.tuple(d.tuple, d.index, st, depth)
 	}
 	// b := make([]byte, n); b[i] = letters[rand.Intn(len(letters))]: the
 	// elements stored are part of the value.
@@ -145,7 +145,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 }
 
 // tuple classifies result i of a multi-value call: host, err := os.Hostname().
-func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
+func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) TokenOrigin {
 	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || i != 0 {
 		return TokenOrigin{}
@@ -155,6 +155,10 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
 		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + fn.Name()), At: call}
 	case apiFresh:
 		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
+	}
+	if fn.Pkg().Path() == "strconv" {
+		// id, err := strconv.ParseUint(s, 10, 64): as unique as s.
+		return t.args(call.Args, st, depth)
 	}
 	return TokenOrigin{}
 }
@@ -314,7 +318,7 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 	if len(args) == 1 {
 		if call, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
 			if tup, ok := t.info.TypeOf(call).(*types.Tuple); ok && tup.Len() > 1 {
-				return t.tuple(call, 0)
+				return t.tuple(call, 0, st, depth)
 			}
 		}
 	}

@@ -34,7 +34,10 @@
 //   - a literal or constant (1, "locked", true), or a package-level
 //     variable;
 //   - the process's identity alone or formatted with constants: os.Hostname,
-//     os.Getpid, os.Getenv;
+//     os.Getpid, os.Getenv, and a goroutine's id (parsed from
+//     runtime.Stack, or goid.Get), which is the same for every acquisition
+//     of the goroutine and repeats in processes that share a pid, as
+//     containers do;
 //   - drawn from math/rand or math/rand/v2: sources seeded alike repeat in
 //     every process, and small ranges collide;
 //   - read from the clock (time.Now().UnixNano() and what is formatted from

@@ -35,6 +35,10 @@ func instance(ctx context.Context, rdb *redis.Client, job string) bool {
 	return rdb.SetNX(ctx, "lock:"+job, idgen.Instance(), time.Minute).Val() // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token"
 }
 
+func worker(ctx context.Context, rdb *redis.Client, job string) bool {
+	return rdb.SetNX(ctx, "lock:"+job, idgen.Worker(), time.Minute).Val() // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(`os\\.Getpid`|the goroutine id"
+}
+
 // Near misses: a fresh token from the helper package, and one whose origin
 // is the caller's.
 

@@ -4,10 +4,13 @@
 package idgen
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	mrand "math/rand"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 )
@@ -59,6 +62,19 @@ func Pattern(n int) string {
 	}
 	return string(b)
 }
+
+// GoID parses the goroutine id from the stack header.
+func GoID() uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	field := bytes.Fields(buf)[1]
+	id, _ := strconv.ParseUint(string(field), 10, 64)
+	return id
+}
+
+// Worker is the process and goroutine: the same for every acquisition of
+// a goroutine, and the same in two containers that both run as pid 1.
+func Worker() string { return fmt.Sprintf("%d_%d", os.Getpid(), GoID()) }
 
 // keep is unexported: no fact, and nothing outside can call it.
 func keep() string { return "x" }
