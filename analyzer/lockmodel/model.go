@@ -235,6 +235,8 @@ type Model struct {
 	localCalls map[*types.Func][]*ast.CallExpr
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
+	// impls caches soleImplementation.
+	impls map[*types.Func]*types.Func
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool

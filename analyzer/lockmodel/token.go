@@ -54,7 +54,19 @@ type tokenState struct {
 	seen   map[ast.Node]bool
 }
 
-const maxTokenDepth = 8
+// maxTokenDepth bounds the walk from a stored value to its sources: deep
+// enough for a struct field set in a constructor from a helper that
+// formats what two more helpers return (a pid and a goroutine id).
+const maxTokenDepth = 16
+
+// returnedBy names the helper a weak value came out of: the one the
+// caller sees, in place of any helper it called in turn.
+func returnedBy(what, helper string) string {
+	if i := strings.Index(what, ", returned by "); i >= 0 {
+		what = what[:i]
+	}
+	return what + ", returned by " + diag.Quote(helper)
+}
 
 func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	e = ast.Unparen(e)
@@ -335,7 +347,7 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	src := t.helperOrigin(decl, st, depth)
 	if src.Origin.Weak() {
-		src.What += ", returned by " + diag.Quote(decl.Name.Name)
+		src.What = returnedBy(src.What, decl.Name.Name)
 	}
 	return src
 }

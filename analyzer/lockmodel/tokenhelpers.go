@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/locklint/locklint/analyzer/diag"
 )
 
 // TokenHelper is the fact that an exported function returns, as its first
@@ -104,7 +102,7 @@ func (t *Tokens) importedHelper(fn *types.Func, call *ast.CallExpr) (TokenOrigin
 	}
 	src := TokenOrigin{Origin: h.Origin, What: h.What}
 	if h.Origin.Weak() {
-		src.What += ", returned by " + diag.Quote(fn.Pkg().Name()+"."+fn.Name())
+		src.What = returnedBy(h.What, fn.Pkg().Name()+"."+fn.Name())
 		src.At = call
 	}
 	return src, true
