@@ -140,7 +140,7 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			// the caller's deadline for.
 			a.remove(ctx, turnKey, a.token)
 		}
-		o.observer.acquired(key, time.Since(begin), attempts, err)
+		o.observer.acquired(ctx, key, time.Since(begin), attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
@@ -189,11 +189,11 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 			if !leaseFrom.IsZero() {
 				start = leaseFrom
 			}
-			o.observer.acquired(key, time.Since(begin), attempt, nil)
+			o.observer.acquired(ctx, key, time.Since(begin), attempt, nil)
 			return newLock(ctx, client, key, a.token, fence, start, ttl, &o), nil
 		}
 		myTurn = res == -1
-		o.observer.contended(key, attempt)
+		o.observer.contended(ctx, key, attempt)
 		if maxAttempts > 0 && attempt >= maxAttempts {
 			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", key, ErrNotObtained, attempt))
 		}
@@ -550,7 +550,7 @@ func (l *Lock) lose(cause error) {
 	l.leaseTimer.Stop()
 	l.cancel(cause)
 	l.mu.Unlock()
-	l.obs.lost(l.key, cause)
+	l.obs.lost(context.WithoutCancel(l.ctx), l.key, cause)
 }
 
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
@@ -597,7 +597,7 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.cancel(ErrReleased)
 	l.mu.Unlock()
 
-	l.obs.released(l.key, path, err == nil)
+	l.obs.released(ctx, l.key, path, err == nil)
 	if err != nil {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
@@ -638,7 +638,7 @@ func (l *Lock) watchdog(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		l.obs.renewed(l.key, err)
+		l.obs.renewed(ctx, l.key, err)
 		switch {
 		case err == nil:
 			if final {
