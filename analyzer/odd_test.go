@@ -52,11 +52,13 @@ func TestOddCode(t *testing.T) {
 			analyzers := analyzer.Analyzers()
 			for _, a := range analyzers {
 				r := &recorder{}
-				for _, res := range analysistest.Run(r, dir, a, "locklint.test/oddcode/"+name) {
+				results := analysistest.Run(r, dir, a, "locklint.test/oddcode/"+name)
+				for _, res := range results {
 					if res.Err != nil {
 						t.Errorf("%s: %v", a.Name, res.Err)
 					}
 				}
+				testmod.CheckMessages(t, results)
 				for _, m := range r.msgs {
 					if factMsg.MatchString(m) || positionsMoved[name] {
 						continue
@@ -88,7 +90,7 @@ func TestRegressions(t *testing.T) {
 			continue
 		}
 		t.Run(a.Name, func(t *testing.T) {
-			analysistest.Run(t, dir, a, pattern)
+			testmod.CheckMessages(t, analysistest.Run(t, dir, a, pattern))
 		})
 	}
 }

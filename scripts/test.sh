@@ -36,6 +36,9 @@ go test -count=1 ./...
 # Its behaviour tests are a module of their own too, so the library's
 # go.mod lists only go-redis (a test checks that).
 (cd analyzer/fix/internal/behaviour && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
+# The OpenTelemetry adapter: a module of its own, so only its users see
+# OpenTelemetry in their module graph.
+(cd analyzer/fix/fixotel && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 # The examples module uses the library through a replace directive.
 (cd examples && go vet ./... && go test -count=1 ./...)
 # Smoke run of the lock benchmark (its own module, a few seconds): it

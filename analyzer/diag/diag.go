@@ -1,6 +1,10 @@
 // Package diag is how locklint's passes report: the //locklint:ignore
 // directives, generated files, the source text quoted in messages, and the
 // analyzer documentation taken from each pass's doc.go.
+//
+// A message is one short sentence, what is wrong here and what to do,
+// with code in backticks (Code, Quote); the explanation lives in the
+// analyzer's doc and README section, which the analyzer's URL reaches.
 package diag
 
 import (
@@ -82,6 +86,31 @@ func Source(fset *token.FileSet, n ast.Node) string {
 		return ""
 	}
 	return buf.String()
+}
+
+// maxCode is how much source a message quotes: enough for the keys real
+// code writes ("jobs:" + job + ":lock", fmt.Sprintf("lock:{%s}", id)),
+// short enough that two of them leave room for the rest of one line.
+const maxCode = 40
+
+// Code returns the source text of n quoted as code for a message, in
+// backticks as gopls and staticcheck quote it: on one line, and cut to
+// maxCode characters with an ellipsis when longer. Source that holds a
+// backtick (a raw string literal) is quoted with two, as in Markdown.
+func Code(fset *token.FileSet, n ast.Node) string {
+	return Quote(Source(fset, n))
+}
+
+// Quote quotes src, source text or a name, as Code does.
+func Quote(src string) string {
+	src = strings.Join(strings.Fields(src), " ")
+	if r := []rune(src); len(r) > maxCode {
+		src = strings.TrimRight(string(r[:maxCode-1]), " ") + "…"
+	}
+	if strings.Contains(src, "`") {
+		return "`` " + src + " ``"
+	}
+	return "`" + src + "`"
 }
 
 // Line returns the line number of pos.

@@ -39,3 +39,18 @@ func TestDocPanicsWithoutSection(t *testing.T) {
 	}()
 	Doc("// Package p has no analyzer section.\npackage p\n")
 }
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"key", "`key`"},
+		{`"jobs:" + job + ":lock"`, "`\"jobs:\" + job + \":lock\"`"},
+		// Formatted source of a composite spans lines; a message does not.
+		{"[]string{\n\t\"lock:\" + id,\n\t\"fence:\" + id,\n}", "`[]string{ \"lock:\" + id, \"fence:\" + id, }`"},
+		{"fmt.Sprintf(\"tenant:%s:job:%s:lock\", tenant, job)", "`fmt.Sprintf(\"tenant:%s:job:%s:lock\", te…`"},
+		{"`lock:` + id", "`` `lock:` + id ``"},
+	} {
+		if got := Quote(tc.src); got != tc.want {
+			t.Errorf("Quote(%q) = %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}

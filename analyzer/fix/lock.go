@@ -146,7 +146,7 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 		if t.maybeSet {
 			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.key, a.token))
 		}
-		o.observer.acquired(a.key, time.Since(a.begin), attempts, err)
+		o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
@@ -187,10 +187,10 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			t.maybeSet = true
 			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.key, ErrNotObtained))
 		case code > 0:
-			o.observer.acquired(a.key, time.Since(a.begin), attempt, nil)
+			o.observer.acquired(ctx, a.key, time.Since(a.begin), attempt, nil)
 			return newLock(ctx, a, a.fence(code), t.leaseStart(start), nil), nil
 		}
-		o.observer.contended(a.key, attempt)
+		o.observer.contended(ctx, a.key, attempt)
 		if maxAttempts > 0 && attempt >= maxAttempts {
 			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", a.key, ErrNotObtained, attempt))
 		}
@@ -665,7 +665,7 @@ func (l *Lock) lose(cause error) {
 		// The process's next waiter asks the server now.
 		l.wq.holderGone(l)
 	}
-	l.obs.lost(l.key, cause)
+	l.obs.lost(context.WithoutCancel(l.ctx), l.key, cause)
 }
 
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
@@ -726,7 +726,7 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.cancel(ErrReleased)
 	l.mu.Unlock()
 
-	l.obs.released(l.key, path, err == nil)
+	l.obs.released(ctx, l.key, path, err == nil)
 	if err != nil {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
@@ -767,7 +767,7 @@ func (l *Lock) watchdog(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		l.obs.renewed(l.key, err)
+		l.obs.renewed(ctx, l.key, err)
 		switch {
 		case err == nil:
 			if final {

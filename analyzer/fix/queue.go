@@ -520,7 +520,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			wq.leave(ctx, entry, o)
 		}
 		wq.drop()
-		o.observer.acquired(a.key, time.Since(a.begin), attempts, err)
+		o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, err)
 		return nil, err
 	}
 	for {
@@ -581,11 +581,11 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 				if !ok {
 					return a.handedOver(ctx, wq, w, attempts)
 				}
-				o.observer.acquired(a.key, time.Since(a.begin), attempts, nil)
+				o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, nil)
 				return newLock(ctx, a, a.fence(res[0]), from, wq), nil
 			default:
 				errs = 0
-				o.observer.contended(a.key, attempts)
+				o.observer.contended(ctx, a.key, attempts)
 				wq.listen()
 				// Ask again when the lease the server reported ends, in case
 				// its owner died, and at the latest after Cap, in case a
@@ -599,7 +599,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		} else if !active && !behind {
 			// Queued behind a waiter or an owner of this process.
 			behind = true
-			o.observer.contended(a.key, 1)
+			o.observer.contended(ctx, a.key, 1)
 		}
 
 		var fire <-chan time.Time
@@ -632,6 +632,6 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 
 // handedOver builds the lock a release handed to w.
 func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, attempts int) (*Lock, error) {
-	a.o.observer.acquired(a.key, time.Since(a.begin), max(attempts, 1), nil)
+	a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), nil)
 	return newLock(ctx, a, w.fence, w.start, wq), nil
 }

@@ -1,8 +1,8 @@
 package lockmodel
 
-// IsClientPath reports whether path is a Redis client package the model
+// isClientPath reports whether path is a Redis client package the model
 // understands. Drivers use it to decide which dependencies need syntax.
-func IsClientPath(path string) bool {
+func isClientPath(path string) bool {
 	_, ok := clientPaths[path]
 	return ok
 }
@@ -37,7 +37,7 @@ var clientModules = map[string]bool{
 // known, only the client packages themselves are.
 func InClientModule(pkgPath, modulePath string) bool {
 	if modulePath == "" {
-		return IsClientPath(pkgPath)
+		return isClientPath(pkgPath)
 	}
 	return clientModules[modulePath]
 }

@@ -149,6 +149,19 @@ func (b *builder) forward() {
 				}
 			}
 		}
+		// l.client.SetNEX(...) through the package's own interface, which
+		// one type of the package implements: that type's forwarder.
+		for fn, calls := range b.m.localCalls {
+			f := b.forwarders[b.m.soleImplementation(fn)]
+			if f == nil {
+				continue
+			}
+			for _, call := range calls {
+				if b.m.byID[call] == nil {
+					want[call] = f
+				}
+			}
+		}
 		if len(want) == 0 {
 			break
 		}

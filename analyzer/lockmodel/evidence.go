@@ -69,7 +69,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 	// The helper the key is passed to says more than the function that
 	// calls it.
 	if c.ViaLock && c.Key() == key {
-		return ByFunc, "key passed to `" + c.Via.Name() + "`"
+		return ByFunc, "key passed to " + diag.Quote(c.Via.Name())
 	}
 	if why, ok := m.lockFunc(c, key); ok {
 		return ByFunc, why
@@ -156,7 +156,7 @@ func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
 			}
 		}
 	}
-	return "key of `" + funcDisplay(d) + "`", true
+	return "key of " + diag.Quote(funcDisplay(d)), true
 }
 
 // namesLock reports whether a function's name carries a lock word
@@ -165,7 +165,7 @@ func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
 // alone is not enough: a lock type's helper may touch a cache key.
 func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	verb := false
-	for _, w := range SplitWords(d.Name.Name) {
+	for _, w := range splitWords(d.Name.Name) {
 		if m.Words.Match(w) || m.Words.Match(strings.TrimPrefix(w, "un")) {
 			return true
 		}
@@ -260,16 +260,17 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		a := call.Args[idx]
 		if m.keys.lockish(a, 0, map[ast.Node]bool{}) {
 			pos := m.Pass.Fset.Position(call.Pos())
-			return fmt.Sprintf("passed `%s` at %s:%d", diag.Source(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
+			return fmt.Sprintf("passed %s at %s:%d", diag.Code(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
 		}
 	}
 	return "", false
 }
 
-// KeyText renders a lock key for a message: its source, and for a key
-// known by usage the note that says why it is a lock.
+// KeyText renders a lock key for a message: its source quoted as code,
+// and for a key known by usage the note that says why it is a lock:
+// `key` (key of `(*RedisLock).Unlock`).
 func (m *Model) KeyText(c *Call, key ast.Expr) string {
-	return diag.Source(m.Pass.Fset, key) + m.LockNote(c, key)
+	return diag.Code(m.Pass.Fset, key) + m.LockNote(c, key)
 }
 
 // readNotAcquired returns the identities of the keys that some GET reads

@@ -59,7 +59,7 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 			units = append(units, unit{node: fl, body: fl.Body, v: v})
 		}
 	}
-	for _, n := range m.decls {
+	for _, n := range m.defs.decls {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			fn, _ := info.Defs[n.Name].(*types.Func)

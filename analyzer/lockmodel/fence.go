@@ -8,15 +8,15 @@ import (
 
 var (
 	// fenceWords name a fence counter on their own: "lock:{sku}:fence".
-	fenceWords = NewWords([]string{"fence", "fencing"})
+	fenceWords = newWords([]string{"fence", "fencing"})
 	// epochWords name a counter of a lock's owners when the key also
 	// names the lock: "lock:{sku}:epoch", lockKey+":seq". On a key of its
 	// own ("doc:42:version") such a word is the data's version, which the
 	// protected work bumps under the lock.
-	epochWords = NewWords([]string{"token", "epoch", "generation", "gen", "seq", "sequence", "version", "term"})
+	epochWords = newWords([]string{"token", "epoch", "generation", "gen", "seq", "sequence", "version", "term"})
 	// fenceDest name a variable or field that holds a fence:
 	// fence := rdb.Incr(...).Val(), l.token = n.
-	fenceDest = NewWords([]string{"fence", "fencing", "token"})
+	fenceDest = newWords([]string{"fence", "fencing", "token"})
 )
 
 // IsFenceCounter reports whether c, an INCR, draws a fencing token: its
@@ -28,58 +28,15 @@ func (m *Model) IsFenceCounter(c *Call) bool {
 	}
 	key := c.Key()
 	if key != nil {
-		if m.mentions(key, fenceWords, 0, map[ast.Node]bool{}) {
+		if m.keys.names(key, fenceWords, 0, map[ast.Node]bool{}) {
 			return true
 		}
-		if m.mentions(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
+		if m.keys.names(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
 			return true
 		}
 	}
 	name := m.replyName(c)
 	return name != "" && fenceDest.MatchText(name)
-}
-
-// mentions looks for a word of w in a key expression: constant strings,
-// identifiers, field and helper names, the single definition of a local
-// variable and what a helper of this package returns.
-func (m *Model) mentions(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool) bool {
-	if e == nil || depth > maxDepth || seen[e] {
-		return false
-	}
-	seen[e] = true
-	info := m.Pass.TypesInfo
-	if s, ok := constStringOf(info, e); ok {
-		return w.MatchText(s)
-	}
-	switch e := e.(type) {
-	case *ast.ParenExpr:
-		return m.mentions(e.X, w, depth, seen)
-	case *ast.Ident:
-		if w.MatchText(e.Name) {
-			return true
-		}
-		if def := m.keys.definition(info.ObjectOf(e)); def != nil {
-			return m.mentions(def, w, depth+1, seen)
-		}
-	case *ast.SelectorExpr:
-		return w.MatchText(e.Sel.Name) || m.mentions(e.X, w, depth+1, seen)
-	case *ast.BinaryExpr:
-		return m.mentions(e.X, w, depth+1, seen) || m.mentions(e.Y, w, depth+1, seen)
-	case *ast.IndexExpr:
-		return m.mentions(e.X, w, depth+1, seen) || m.mentions(e.Index, w, depth+1, seen)
-	case *ast.CallExpr:
-		for _, a := range e.Args {
-			if m.mentions(a, w, depth+1, seen) {
-				return true
-			}
-		}
-		fnObj, name := callee(info, e.Fun)
-		if name != "" && w.MatchText(name) {
-			return true
-		}
-		return m.keys.returns(fnObj, seen, func(r ast.Expr) bool { return m.mentions(r, w, depth+1, seen) })
-	}
-	return false
 }
 
 // replyName returns the name of the variable or field c's reply is stored

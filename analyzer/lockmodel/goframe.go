@@ -31,7 +31,7 @@ func (b *builder) goframe(call *ast.CallExpr, fn *types.Func) *Call {
 	name := fn.Name()
 	ps := params(fn)
 	if name == "Do" {
-		return b.rawCommand(call, ps, name, arg(call, ps, "command"), recvOf(call))
+		return b.rawCommand(call, ps, name, arg(call, ps, "command"), recvOf(call), variadic(call, ps, "args"))
 	}
 	cmd, ok := goframeMethods[name]
 	if !ok || fn.Type().(*types.Signature).Recv() == nil {

@@ -96,6 +96,15 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		return nil
 	}
 
+	if name == "Do" {
+		// rdb.Do(ctx, "SET", key, v, "NX", "PX", ms): the command's words
+		// as redigo takes them, the name first.
+		words := variadic(call, ps, "args")
+		if len(words) == 0 {
+			return nil
+		}
+		return b.rawCommand(call, ps, name, words[0], recv, words[1:])
+	}
 	spec, ok := goRedisMethods[name]
 	if !ok {
 		return nil

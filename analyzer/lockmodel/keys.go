@@ -17,134 +17,13 @@ import (
 // whose results are built from their arguments.
 type keyIndex struct {
 	m *Model
-	// defs is the defining expression of variables assigned exactly once.
-	defs map[types.Object]ast.Expr
-	// assigns lists the positions of every assignment to a variable.
-	assigns map[types.Object][]token.Pos
-	// fieldVals collects the values stored into struct fields.
-	fieldVals map[types.Object][]ast.Expr
-	// funcs maps functions declared in this package to their declarations.
-	funcs map[types.Object]*ast.FuncDecl
 
 	mu  sync.Mutex
 	ids map[types.Object]int
 }
 
 func newKeyIndex(m *Model) *keyIndex {
-	k := &keyIndex{
-		m:         m,
-		defs:      map[types.Object]ast.Expr{},
-		assigns:   map[types.Object][]token.Pos{},
-		fieldVals: map[types.Object][]ast.Expr{},
-		funcs:     map[types.Object]*ast.FuncDecl{},
-		ids:       map[types.Object]int{},
-	}
-	info := m.Pass.TypesInfo
-	multi := map[types.Object]bool{}
-	define := func(id *ast.Ident, val ast.Expr) {
-		obj := info.ObjectOf(id)
-		if obj == nil || id.Name == "_" {
-			return
-		}
-		k.assigns[obj] = append(k.assigns[obj], id.Pos())
-		if _, seen := k.defs[obj]; seen || val == nil {
-			multi[obj] = true
-		}
-		k.defs[obj] = val
-	}
-	visit := func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncDecl, *ast.AssignStmt, *ast.ValueSpec:
-			m.decls = append(m.decls, n)
-		}
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			if obj := info.Defs[n.Name]; obj != nil {
-				k.funcs[obj] = n
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				var val ast.Expr
-				if len(n.Lhs) == len(n.Rhs) && n.Tok != token.ADD_ASSIGN {
-					val = n.Rhs[i]
-				}
-				switch l := ast.Unparen(lhs).(type) {
-				case *ast.Ident:
-					define(l, val)
-				case *ast.SelectorExpr:
-					if sel := info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal && val != nil {
-						k.fieldVals[sel.Obj()] = append(k.fieldVals[sel.Obj()], val)
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				var val ast.Expr
-				if len(n.Values) == len(n.Names) {
-					val = n.Values[i]
-				}
-				if val != nil || len(n.Values) == 0 {
-					define(id, val)
-					if len(n.Values) == 0 {
-						// var x T: the zero value, then assignments.
-						delete(multi, info.ObjectOf(id))
-						delete(k.defs, info.ObjectOf(id))
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				define(id, nil)
-			}
-		case *ast.UnaryExpr:
-			// &x: the variable may change behind our back.
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				if obj := info.ObjectOf(id); obj != nil {
-					multi[obj] = true
-				}
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					define(id, nil)
-				}
-			}
-		case *ast.CompositeLit:
-			k.compositeFields(n)
-		}
-		return true
-	}
-	for _, f := range m.Pass.Files {
-		ast.Inspect(f, visit)
-	}
-	for obj := range multi {
-		delete(k.defs, obj)
-	}
-	return k
-}
-
-// compositeFields records T{field: value} as a store into field.
-func (k *keyIndex) compositeFields(lit *ast.CompositeLit) {
-	info := k.m.Pass.TypesInfo
-	t := info.TypeOf(lit)
-	if t == nil {
-		return
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return
-	}
-	for i, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				if obj := info.ObjectOf(id); obj != nil {
-					k.fieldVals[obj] = append(k.fieldVals[obj], kv.Value)
-				}
-			}
-		} else if i < st.NumFields() {
-			k.fieldVals[st.Field(i)] = append(k.fieldVals[st.Field(i)], el)
-		}
-	}
+	return &keyIndex{m: m, ids: map[types.Object]int{}}
 }
 
 // definition returns the single defining expression of a local variable
@@ -157,7 +36,7 @@ func (k *keyIndex) definition(obj types.Object) ast.Expr {
 	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
-	return k.defs[obj]
+	return k.m.defs.value(obj)
 }
 
 func (k *keyIndex) idOf(obj types.Object) string {
@@ -276,7 +155,7 @@ func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
 	ast.Inspect(a, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			if obj := m.Pass.TypesInfo.ObjectOf(id); obj != nil {
-				for _, p := range m.keys.assigns[obj] {
+				for _, p := range m.defs.assigns(obj) {
 					if p > lo && p < hi {
 						changed = true
 					}
@@ -288,24 +167,30 @@ func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
 	return !changed
 }
 
-// lockish looks for a lock word in a key expression: identifiers
-// (variables, constants, fields, parameters, helper functions), constant
-// strings and Sprintf formats, the type a key field belongs to, the single
-// definition of a local variable, values stored into a field, and what a
-// helper function of this package returns.
+// lockish reports whether a key expression names a lock word.
 func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
+	return k.names(e, k.m.Words, depth, seen)
+}
+
+// names looks for a word of w in a key expression, wherever a reader
+// would see one: identifiers (variables, constants, fields, parameters,
+// helper functions), constant strings and Sprintf formats, the type a key
+// field or method belongs to, the single definition of a local variable,
+// values stored into a field, and what a helper function of this package
+// returns. It is the one such walk: lock words (lockish) and fence and
+// epoch words (fence.go) ask it.
+func (k *keyIndex) names(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool) bool {
 	if e == nil || depth > maxDepth || seen[e] {
 		return false
 	}
 	seen[e] = true
-	w := k.m.Words
 	info := k.m.Pass.TypesInfo
 	if s, ok := constStringOf(info, e); ok && w.MatchText(s) {
 		return true
 	}
 	switch e := e.(type) {
 	case *ast.ParenExpr:
-		return k.lockish(e.X, depth, seen)
+		return k.names(e.X, w, depth, seen)
 	case *ast.BasicLit:
 		return false
 	case *ast.Ident:
@@ -314,7 +199,7 @@ func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
 		}
 		obj := info.ObjectOf(e)
 		if def := k.definition(obj); def != nil {
-			return k.lockish(def, depth+1, seen)
+			return k.names(def, w, depth+1, seen)
 		}
 		return false
 	case *ast.SelectorExpr:
@@ -330,32 +215,31 @@ func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
 			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) {
 				return true
 			}
-			for _, v := range k.fieldVals[sel.Obj()] {
-				if k.lockish(v, depth+1, seen) {
+			for _, v := range k.m.defs.fieldValues(sel.Obj()) {
+				if k.names(v, w, depth+1, seen) {
 					return true
 				}
 			}
 		}
 		// cfg.locks.prefix: the field's owner names a lock.
-		return k.lockish(e.X, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen)
 	case *ast.BinaryExpr:
-		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Y, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen) || k.names(e.Y, w, depth+1, seen)
 	case *ast.IndexExpr:
-		return k.lockish(e.X, depth+1, seen) || k.lockish(e.Index, depth+1, seen)
+		return k.names(e.X, w, depth+1, seen) || k.names(e.Index, w, depth+1, seen)
 	case *ast.CallExpr:
-		return k.lockishCall(e, depth, seen)
+		return k.namesCall(e, w, depth, seen)
 	}
 	return false
 }
 
-func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]bool) bool {
-	w := k.m.Words
+func (k *keyIndex) namesCall(e *ast.CallExpr, w *Words, depth int, seen map[ast.Node]bool) bool {
 	info := k.m.Pass.TypesInfo
 	if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
-		return len(e.Args) == 1 && k.lockish(e.Args[0], depth+1, seen)
+		return len(e.Args) == 1 && k.names(e.Args[0], w, depth+1, seen)
 	}
 	for _, a := range e.Args {
-		if k.lockish(a, depth+1, seen) {
+		if k.names(a, w, depth+1, seen) {
 			return true
 		}
 	}
@@ -371,7 +255,7 @@ func (k *keyIndex) lockishCall(e *ast.CallExpr, depth int, seen map[ast.Node]boo
 		}
 	}
 	// A helper of this package: look at what it returns.
-	return k.returns(fnObj, seen, func(r ast.Expr) bool { return k.lockish(r, depth+1, seen) })
+	return k.returns(fnObj, seen, func(r ast.Expr) bool { return k.names(r, w, depth+1, seen) })
 }
 
 // callee returns the object and the name of a call's function when the
@@ -390,7 +274,7 @@ func callee(info *types.Info, fun ast.Expr) (types.Object, string) {
 // returns, somewhere outside its function literals, a value for which
 // match holds. seen stops the walk through helpers that call each other.
 func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(ast.Expr) bool) bool {
-	decl := k.funcs[fn]
+	decl := k.m.defs.funcs[fn]
 	if decl == nil || decl.Body == nil || seen[decl] {
 		return false
 	}
@@ -484,11 +368,11 @@ func (t *Tokens) handleKey(key ast.Expr, decl *ast.FuncDecl) bool {
 			other = true
 		case *ast.Ident:
 			v, ok := t.info.ObjectOf(e).(*types.Var)
-			if !ok || t.pkgLevel(v) || t.multi[v] {
+			if !ok || t.pkgLevel(v) {
 				other = true
 				return
 			}
-			if d, ok := t.locals[v]; ok && d.val != nil {
+			if d, ok := t.m.defs.only(v); ok && d.val != nil {
 				walk(d.val, depth+1)
 				return
 			}

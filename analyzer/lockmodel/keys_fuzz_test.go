@@ -58,7 +58,8 @@ func FuzzKeyID(f *testing.F) {
 		conf := types.Config{Error: func(error) {}}
 		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
 		pass := &analysis.Pass{Fset: fset, Files: []*ast.File{file}, Pkg: pkg, TypesInfo: info}
-		m := &Model{Pass: pass, Words: DefaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
+		m := &Model{Pass: pass, Words: defaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
+		m.defs = newDefIndex(pass.Files, pass.TypesInfo)
 		m.keys = newKeyIndex(m)
 
 		var key ast.Expr

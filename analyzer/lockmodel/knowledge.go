@@ -60,7 +60,11 @@ var knowledge = map[string]map[string]api{
 		"Hostname": apiProcess, "Executable": apiProcess, "Getwd": apiProcess,
 		"Exit": apiNoReturn,
 	},
-	"runtime": {"Goexit": apiNoReturn},
+	// A goroutine's id (runtime.Stack's first line, or goid.Get) is the
+	// same for every acquisition of that goroutine, and repeats across
+	// processes.
+	"runtime":                     {"Goexit": apiNoReturn, "Stack": apiProcess},
+	"github.com/petermattis/goid": {"Get": apiProcess},
 	"log": {
 		"Fatal": apiNoReturn, "Fatalf": apiNoReturn, "Fatalln": apiNoReturn,
 		"Panic": apiNoReturn, "Panicf": apiNoReturn, "Panicln": apiNoReturn,

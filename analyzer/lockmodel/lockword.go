@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultWords are the words that mark a Redis key as a lock key when one of
+// defaultWords are the words that mark a Redis key as a lock key when one of
 // them appears as a whole word in the key's expression.
-var DefaultWords = []string{
+var defaultWords = []string{
 	"lock", "mutex", "mtx", "lease", "leader", "semaphore", "redlock", "dlock",
 }
 
@@ -29,13 +29,13 @@ var notLockWords = map[string]bool{
 }
 
 // Words is a set of lock words. The zero value matches nothing; use
-// NewWords or DefaultWordSet.
+// newWords or defaultWordSet.
 type Words struct {
 	set map[string]bool
 }
 
-// NewWords returns a word set built from words, lower-cased.
-func NewWords(words []string) *Words {
+// newWords returns a word set built from words, lower-cased.
+func newWords(words []string) *Words {
 	w := &Words{set: make(map[string]bool, len(words))}
 	for _, s := range words {
 		if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
@@ -45,20 +45,20 @@ func NewWords(words []string) *Words {
 	return w
 }
 
-// DefaultWordSet returns the default lock words.
-func DefaultWordSet() *Words { return NewWords(DefaultWords) }
+// defaultWordSet returns the default lock words.
+func defaultWordSet() *Words { return newWords(defaultWords) }
 
 // List returns the words in a stable order.
 func (w *Words) List() []string {
 	out := make([]string, 0, len(w.set))
-	for _, s := range DefaultWords {
+	for _, s := range defaultWords {
 		if w.set[s] {
 			out = append(out, s)
 		}
 	}
 	var extra []string
 	for s := range w.set {
-		if !slices.Contains(DefaultWords, s) {
+		if !slices.Contains(defaultWords, s) {
 			extra = append(extra, s)
 		}
 	}
@@ -124,7 +124,7 @@ func (w *Words) Match(word string) bool {
 // MatchText reports whether text (an identifier, a key literal, a format
 // string) contains a lock word as a whole word.
 func (w *Words) MatchText(text string) bool {
-	for _, word := range SplitWords(text) {
+	for _, word := range splitWords(text) {
 		if w.Match(word) {
 			return true
 		}
@@ -132,10 +132,10 @@ func (w *Words) MatchText(text string) bool {
 	return false
 }
 
-// SplitWords splits identifiers and key strings into lower-case words at
+// splitWords splits identifiers and key strings into lower-case words at
 // camelCase humps, digits and any non-alphanumeric separator, so
 // "userLockKey", "user_lock", "lock:{id}" and "HTTPLock" all yield "lock".
-func SplitWords(s string) []string {
+func splitWords(s string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestLockWordsWholeWords(t *testing.T) {
-	w := DefaultWordSet()
+	w := defaultWordSet()
 	for _, s := range []string{
 		"userLockKey", "lock:{id}", "HTTPLock", "mutex_name", "leader-election",
 		"locks", "jobs:42:lock", "LEASE", "redlock", "dlock:x", "mtx2", "leadership",
@@ -39,14 +39,14 @@ func TestSplitWords(t *testing.T) {
 		"lock2":           {"lock"},
 		"":                nil,
 	} {
-		if got := SplitWords(in); !slices.Equal(got, want) {
-			t.Errorf("SplitWords(%q) = %q, want %q", in, got, want)
+		if got := splitWords(in); !slices.Equal(got, want) {
+			t.Errorf("splitWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestWordsSet(t *testing.T) {
-	w := DefaultWordSet()
+	w := defaultWordSet()
 	if err := w.Set("+guard,-leader"); err != nil {
 		t.Fatal(err)
 	}
@@ -70,27 +70,27 @@ func FuzzSplitWords(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	w := DefaultWordSet()
+	w := defaultWordSet()
 	f.Fuzz(func(t *testing.T, s string) {
-		words := SplitWords(s)
+		words := splitWords(s)
 		lower := strings.ToLower(s)
 		for _, word := range words {
 			if word == "" {
-				t.Fatalf("SplitWords(%q) has an empty word", s)
+				t.Fatalf("splitWords(%q) has an empty word", s)
 			}
 			if !utf8.ValidString(word) && utf8.ValidString(s) {
-				t.Fatalf("SplitWords(%q) = %q: invalid UTF-8 from valid input", s, words)
+				t.Fatalf("splitWords(%q) = %q: invalid UTF-8 from valid input", s, words)
 			}
 			if utf8.ValidString(s) && !strings.Contains(lower, word) && word == strings.ToLower(word) && strings.ToUpper(word) != word {
 				// Case folding can change lengths (İ); only plain ASCII
 				// words must appear verbatim.
 				if isASCII(word) && isASCII(s) {
-					t.Fatalf("SplitWords(%q): word %q is not in the input", s, word)
+					t.Fatalf("splitWords(%q): word %q is not in the input", s, word)
 				}
 			}
 		}
 		if w.MatchText(s) != slices.ContainsFunc(words, w.Match) {
-			t.Fatalf("MatchText(%q) disagrees with Match over SplitWords", s)
+			t.Fatalf("MatchText(%q) disagrees with Match over splitWords", s)
 		}
 	})
 }
@@ -102,16 +102,16 @@ func FuzzWordsSet(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		w := DefaultWordSet()
+		w := defaultWordSet()
 		if err := w.Set(s); err != nil {
 			return
 		}
-		again := NewWords(nil)
+		again := newWords(nil)
 		if err := again.Set(w.String()); err != nil && w.String() != "" {
 			t.Fatalf("Set(%q) then Set(String()=%q): %v", s, w.String(), err)
 		}
 		for _, word := range w.List() {
-			if !w.MatchText(word) && !notLockWords[word] && SplitWords(word) != nil && len(SplitWords(word)) == 1 && SplitWords(word)[0] == word {
+			if !w.MatchText(word) && !notLockWords[word] && splitWords(word) != nil && len(splitWords(word)) == 1 && splitWords(word)[0] == word {
 				t.Fatalf("word %q of the set does not match itself", word)
 			}
 		}

@@ -5,21 +5,21 @@ import (
 	"strings"
 )
 
-// LuaKind is the kind of a Lua token.
-type LuaKind uint8
+// luaKind is the kind of a Lua token.
+type luaKind uint8
 
 // Lua token kinds. The scanner keeps what the lock rules need and nothing
 // more: comments and whitespace are dropped, keywords are names.
 const (
-	LuaName LuaKind = iota + 1
-	LuaNumber
-	LuaString
-	LuaOp
+	luaName luaKind = iota + 1
+	luaNumber
+	luaString
+	luaOp
 )
 
-// LuaToken is one token of a Lua script.
-type LuaToken struct {
-	Kind LuaKind
+// luaToken is one token of a Lua script.
+type luaToken struct {
+	Kind luaKind
 	// Text is the name, number or operator as written, or a string's
 	// contents with escapes reduced to the escaped character.
 	Text string
@@ -30,11 +30,11 @@ type LuaToken struct {
 // hundred tokens, and a constant that large is not a lock script.
 const maxLuaTokens = 1 << 16
 
-// ScanLua splits src into tokens. It is tolerant rather than exact: an
+// scanLua splits src into tokens. It is tolerant rather than exact: an
 // unterminated string or comment runs to the end of its line or of the
 // input, an unknown byte is a one-byte operator, and it never fails.
-func ScanLua(src string) []LuaToken {
-	var toks []LuaToken
+func scanLua(src string) []luaToken {
+	var toks []luaToken
 	line := 1
 	i := 0
 	for i < len(src) && len(toks) < maxLuaTokens {
@@ -60,24 +60,24 @@ func ScanLua(src string) []LuaToken {
 			start := line
 			text, end, nl := quoted(src, i)
 			line += nl
-			toks = append(toks, LuaToken{Kind: LuaString, Text: text, Line: start})
+			toks = append(toks, luaToken{Kind: luaString, Text: text, Line: start})
 			i = end
 		case c == '[':
 			if lvl, ok := longOpen(src, i); ok {
 				body, end := longBody(src, i, lvl)
-				toks = append(toks, LuaToken{Kind: LuaString, Text: strings.TrimPrefix(body, "\n"), Line: line})
+				toks = append(toks, luaToken{Kind: luaString, Text: strings.TrimPrefix(body, "\n"), Line: line})
 				line += strings.Count(body, "\n")
 				i = end
 				continue
 			}
-			toks = append(toks, LuaToken{Kind: LuaOp, Text: "[", Line: line})
+			toks = append(toks, luaToken{Kind: luaOp, Text: "[", Line: line})
 			i++
 		case isNameStart(c):
 			j := i + 1
 			for j < len(src) && (isNameStart(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, LuaToken{Kind: LuaName, Text: src[i:j], Line: line})
+			toks = append(toks, luaToken{Kind: luaName, Text: src[i:j], Line: line})
 			i = j
 		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
 			j := i + 1
@@ -93,7 +93,7 @@ func ScanLua(src string) []LuaToken {
 				}
 				j++
 			}
-			toks = append(toks, LuaToken{Kind: LuaNumber, Text: src[i:j], Line: line})
+			toks = append(toks, luaToken{Kind: luaNumber, Text: src[i:j], Line: line})
 			i = j
 		default:
 			n := 1
@@ -103,7 +103,7 @@ func ScanLua(src string) []LuaToken {
 					break
 				}
 			}
-			toks = append(toks, LuaToken{Kind: LuaOp, Text: src[i : i+n], Line: line})
+			toks = append(toks, luaToken{Kind: luaOp, Text: src[i : i+n], Line: line})
 			i += n
 		}
 	}
@@ -186,7 +186,7 @@ type LuaCall struct {
 	// ordered by it.
 	At int
 	// Args are the arguments after the command name.
-	Args [][]LuaToken
+	Args [][]luaToken
 	// Keys holds, for each argument, the KEYS index it names (1-based),
 	// directly (KEYS[2]) or through a variable assigned from one (local
 	// key = KEYS[2]); 0 when it names none or the index is not constant.
@@ -213,7 +213,7 @@ func (c *LuaCall) Key() int {
 // case-insensitively (SET key v NX PX ms).
 func (c *LuaCall) HasFlag(flag string) bool {
 	for i, a := range c.Args {
-		if i > 0 && len(a) == 1 && a[0].Kind == LuaString && strings.EqualFold(a[0].Text, flag) {
+		if i > 0 && len(a) == 1 && a[0].Kind == luaString && strings.EqualFold(a[0].Text, flag) {
 			return true
 		}
 	}
@@ -224,14 +224,14 @@ func (c *LuaCall) HasFlag(flag string) bool {
 // in source order, with the KEYS each argument names and the comparisons
 // of their replies.
 func LuaCalls(src string) []*LuaCall {
-	toks := ScanLua(src)
+	toks := scanLua(src)
 	var calls []*LuaCall
 	callEnd := map[int]*LuaCall{}   // index of the closing paren -> call
 	callStart := map[int]*LuaCall{} // index of "redis" -> call
 	alias := map[string]int{}       // variable -> KEYS index
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.Kind == LuaOp && t.Text == "=" {
+		if t.Kind == luaOp && t.Text == "=" {
 			assign(toks, i, alias)
 			continue
 		}
@@ -241,7 +241,7 @@ func LuaCalls(src string) []*LuaCall {
 		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1}
 		args, end := callArgs(toks, i+3)
 		if len(args) > 0 {
-			if a := args[0]; len(a) == 1 && a[0].Kind == LuaString {
+			if a := args[0]; len(a) == 1 && a[0].Kind == luaString {
 				c.Command = strings.ToUpper(strings.TrimSpace(a[0].Text))
 			}
 			c.Args = args[1:]
@@ -259,15 +259,15 @@ func LuaCalls(src string) []*LuaCall {
 	return calls
 }
 
-func isRedisCall(toks []LuaToken, i int) bool {
-	if i+3 >= len(toks) || toks[i].Kind != LuaName || toks[i].Text != "redis" || (i > 0 && isOp(toks[i-1], ".", ":")) {
+func isRedisCall(toks []luaToken, i int) bool {
+	if i+3 >= len(toks) || toks[i].Kind != luaName || toks[i].Text != "redis" || (i > 0 && isOp(toks[i-1], ".", ":")) {
 		return false
 	}
-	return isOp(toks[i+1], ".") && toks[i+2].Kind == LuaName && (toks[i+2].Text == "call" || toks[i+2].Text == "pcall") && isOp(toks[i+3], "(")
+	return isOp(toks[i+1], ".") && toks[i+2].Kind == luaName && (toks[i+2].Text == "call" || toks[i+2].Text == "pcall") && isOp(toks[i+3], "(")
 }
 
-func isOp(t LuaToken, ops ...string) bool {
-	if t.Kind != LuaOp {
+func isOp(t luaToken, ops ...string) bool {
+	if t.Kind != luaOp {
 		return false
 	}
 	for _, op := range ops {
@@ -281,8 +281,8 @@ func isOp(t LuaToken, ops ...string) bool {
 // callArgs splits the arguments of the call whose "(" is at open, at
 // top-level commas. It returns them and the index of the closing paren
 // (len(toks) when the call is not closed within maxArgTokens).
-func callArgs(toks []LuaToken, open int) ([][]LuaToken, int) {
-	var args [][]LuaToken
+func callArgs(toks []luaToken, open int) ([][]luaToken, int) {
+	var args [][]luaToken
 	depth := 0
 	start := open + 1
 	// Arguments are a few tokens; an unclosed call must not make every
@@ -290,7 +290,7 @@ func callArgs(toks []LuaToken, open int) ([][]LuaToken, int) {
 	limit := min(len(toks), open+1+maxArgTokens)
 	for j := open + 1; j < limit; j++ {
 		t := toks[j]
-		if t.Kind != LuaOp {
+		if t.Kind != luaOp {
 			continue
 		}
 		switch t.Text {
@@ -322,11 +322,11 @@ const maxArgTokens = 1024
 
 // keyOf returns the KEYS index an argument names: KEYS[n], or a variable
 // holding KEYS[n].
-func keyOf(a []LuaToken, alias map[string]int) (int, string) {
+func keyOf(a []luaToken, alias map[string]int) (int, string) {
 	if n := keysIndex(a); n > 0 && len(a) == 4 {
 		return n, ""
 	}
-	if len(a) == 1 && a[0].Kind == LuaName {
+	if len(a) == 1 && a[0].Kind == luaName {
 		if n, ok := alias[a[0].Text]; ok {
 			return n, a[0].Text
 		}
@@ -335,12 +335,12 @@ func keyOf(a []LuaToken, alias map[string]int) (int, string) {
 }
 
 // keysIndex returns n when a starts with KEYS[n] for a constant n >= 1.
-func keysIndex(a []LuaToken) int { return tableIndex(a, "KEYS") }
+func keysIndex(a []luaToken) int { return tableIndex(a, "KEYS") }
 
 // tableIndex returns n when the tokens are table[n] with a constant n >= 1,
 // or 0.
-func tableIndex(a []LuaToken, table string) int {
-	if len(a) < 4 || a[0].Kind != LuaName || a[0].Text != table || !isOp(a[1], "[") || a[2].Kind != LuaNumber || !isOp(a[3], "]") {
+func tableIndex(a []luaToken, table string) int {
+	if len(a) < 4 || a[0].Kind != luaName || a[0].Text != table || !isOp(a[1], "[") || a[2].Kind != luaNumber || !isOp(a[3], "]") {
 		return 0
 	}
 	n, err := strconv.Atoi(a[2].Text)
@@ -357,10 +357,10 @@ const maxAssignNames = 32
 // KEYS[n] as aliases of that key; any other binding forgets the alias.
 // Scopes are ignored: a script reuses a name for another key rarely
 // enough, and then the alias is only lost, never wrong for long.
-func assign(toks []LuaToken, eq int, alias map[string]int) {
+func assign(toks []luaToken, eq int, alias map[string]int) {
 	var names []string
 	for j := eq - 1; j >= 0 && len(names) < maxAssignNames; j -= 2 {
-		if toks[j].Kind != LuaName {
+		if toks[j].Kind != luaName {
 			return // t[1] = ...: not a variable
 		}
 		if j > 0 && isOp(toks[j-1], ".", ":") {
@@ -382,7 +382,7 @@ func assign(toks []LuaToken, eq int, alias map[string]int) {
 			return
 		}
 		j += 4
-		if j < len(toks) && toks[j].Kind == LuaOp && !isOp(toks[j], ",", ";") {
+		if j < len(toks) && toks[j].Kind == luaOp && !isOp(toks[j], ",", ";") {
 			return // KEYS[1] .. ":suffix" is another key
 		}
 		alias[n] = k
@@ -396,7 +396,7 @@ func assign(toks []LuaToken, eq int, alias map[string]int) {
 // checks sets CheckedAt on calls whose reply is compared: directly
 // (redis.call('GET', KEYS[1]) == ARGV[1], also the other way round and
 // through tostring(...)), or through a variable assigned the reply.
-func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
+func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 	byVar := map[string]*LuaCall{}
 	for j := 0; j < len(toks); j++ {
 		if isOp(toks[j], "=") {
@@ -407,7 +407,7 @@ func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
 			continue
 		}
 		var c *LuaCall
-		var other LuaToken
+		var other luaToken
 		haveOther := false
 		// Reply on the left: walk back over closing parens to a call end.
 		for k := j - 1; k >= 0 && k >= j-4; k-- {
@@ -419,7 +419,7 @@ func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
 				break
 			}
 		}
-		if c == nil && j > 0 && toks[j-1].Kind == LuaName && (j < 2 || !isOp(toks[j-2], ".", ":")) {
+		if c == nil && j > 0 && toks[j-1].Kind == luaName && (j < 2 || !isOp(toks[j-2], ".", ":")) {
 			c = byVar[toks[j-1].Text]
 		}
 		if c != nil && j+1 < len(toks) {
@@ -428,7 +428,7 @@ func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
 		if c == nil {
 			// Reply on the right: skip "(" and wrappers like tostring(.
 			k := j + 1
-			for k+1 < len(toks) && (isOp(toks[k], "(") || (toks[k].Kind == LuaName && toks[k].Text != "redis" && isOp(toks[k+1], "("))) {
+			for k+1 < len(toks) && (isOp(toks[k], "(") || (toks[k].Kind == luaName && toks[k].Text != "redis" && isOp(toks[k+1], "("))) {
 				if isOp(toks[k], "(") {
 					k++
 				} else {
@@ -437,7 +437,7 @@ func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
 			}
 			if oc, ok := callStart[k]; ok {
 				c = oc
-			} else if j+1 < len(toks) && toks[j+1].Kind == LuaName && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
+			} else if j+1 < len(toks) && toks[j+1].Kind == luaName && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
 				c = byVar[toks[j+1].Text]
 			}
 			if c != nil && j > 0 {
@@ -454,8 +454,8 @@ func checks(toks []LuaToken, callStart, callEnd map[int]*LuaCall) {
 }
 
 // bindReply tracks "local v = redis.call(...)" for checks.
-func bindReply(toks []LuaToken, eq int, byVar map[string]*LuaCall, callStart map[int]*LuaCall) {
-	if eq == 0 || toks[eq-1].Kind != LuaName {
+func bindReply(toks []luaToken, eq int, byVar map[string]*LuaCall, callStart map[int]*LuaCall) {
+	if eq == 0 || toks[eq-1].Kind != luaName {
 		return
 	}
 	name := toks[eq-1].Text
@@ -471,11 +471,11 @@ func bindReply(toks []LuaToken, eq int, byVar map[string]*LuaCall, callStart map
 // literal reports whether t is a constant operand: a string, a number,
 // nil, true or false. A reply compared with a constant reads a state, not
 // an owner.
-func literal(t LuaToken) bool {
+func literal(t luaToken) bool {
 	switch t.Kind {
-	case LuaString, LuaNumber:
+	case luaString, luaNumber:
 		return true
-	case LuaName:
+	case luaName:
 		return t.Text == "nil" || t.Text == "true" || t.Text == "false"
 	}
 	return isOp(t, "-")
@@ -490,7 +490,7 @@ func passesValue(c *LuaCall) bool {
 			continue
 		}
 		for _, t := range a {
-			if t.Kind == LuaName && !literal(t) {
+			if t.Kind == luaName && !literal(t) {
 				return true
 			}
 		}

@@ -26,7 +26,7 @@ func FuzzLuaCalls(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Count(src, "\n") + 1
-		for _, tok := range ScanLua(src) {
+		for _, tok := range scanLua(src) {
 			if tok.Line < 1 || tok.Line > lines {
 				t.Fatalf("token %q on line %d of %d", tok.Text, tok.Line, lines)
 			}

@@ -11,7 +11,7 @@ import (
 func TestScanLuaStringsAndComments(t *testing.T) {
 	src := "-- comment 'not a string'\n--[==[ long\ncomment ]==]\nlocal s = [[a\nb]] .. \"q\\\"x\" .. 'y' -- tail\nreturn s"
 	var got []string
-	for _, tok := range ScanLua(src) {
+	for _, tok := range scanLua(src) {
 		got = append(got, tok.Text)
 	}
 	want := []string{"local", "s", "=", "a\nb", "..", `q"x`, "..", "y", "return", "s"}
@@ -23,7 +23,7 @@ func TestScanLuaStringsAndComments(t *testing.T) {
 			t.Fatalf("tokens %q, want %q", got, want)
 		}
 	}
-	if last := ScanLua(src); last[len(last)-1].Line != 6 {
+	if last := scanLua(src); last[len(last)-1].Line != 6 {
 		t.Errorf("last token on line %d, want 6", last[len(last)-1].Line)
 	}
 }

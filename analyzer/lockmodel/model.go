@@ -6,8 +6,10 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 )
 
 // Command is a normalized Redis command.
@@ -220,16 +222,21 @@ type Model struct {
 	Words *Words
 
 	keys *keyIndex
-	byID map[*ast.CallExpr]*Call
-	// loops and decls are recorded while the syntax is walked, for the
-	// passes that would otherwise walk it again.
+	defs *defIndex
+	// graphs are the control-flow graphs the passes asked for (Graph).
+	graphsMu sync.Mutex
+	graphs   map[*ast.BlockStmt]*cfg.CFG
+	byID     map[*ast.CallExpr]*Call
+	// loops are recorded while the syntax is walked, for the passes that
+	// would otherwise walk it again.
 	loops []Loop
-	decls []ast.Node
 	// localCalls are the calls of each function declared in this package,
 	// for evidence that comes from callers.
 	localCalls map[*types.Func][]*ast.CallExpr
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
+	// impls caches soleImplementation.
+	impls map[*types.Func]*types.Func
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool
@@ -260,12 +267,12 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil)},
 	RunDespiteErrors: true,
 }
 
 // words is the lock-word flag shared by all passes through the model.
-var words = DefaultWordSet()
+var words = defaultWordSet()
 
 func init() {
 	Analyzer.Flags.Var(words, "lockwords", "comma-separated lock words that mark a Redis key as a lock (a plain list replaces the defaults; +word adds, -word removes)")
@@ -276,6 +283,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// Fast path: a package that cannot reach a Redis client costs one walk
 	// over its import graph, not its syntax.
 	if !reachesClient(pass.Pkg) {
+		if HoldsMainModuleFacts(pass) {
+			m.defs = newDefIndex(pass.Files, pass.TypesInfo)
+			exportTokenHelpers(m)
+		}
 		return m, nil
 	}
 	// The vet driver visits the clients' own packages for facts; there
@@ -290,6 +301,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// The model walks the syntax itself, after the import check, rather
 	// than requiring inspect.Analyzer, which would index every package,
 	// including the many that cannot reach a client (see cursor).
+	m.defs = newDefIndex(pass.Files, pass.TypesInfo)
 	m.keys = newKeyIndex(m)
 	m.localCalls = map[*types.Func][]*ast.CallExpr{}
 	m.funcNames = map[*ast.FuncDecl]bool{}
@@ -309,6 +321,9 @@ func run(pass *analysis.Pass) (any, error) {
 				m.funcNames[d] = m.namesLock(d)
 			}
 		}
+	}
+	if HoldsMainModuleFacts(pass) {
+		exportTokenHelpers(m)
 	}
 	return m, nil
 }
@@ -346,7 +361,7 @@ func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, 
 		return r
 	}
 	memo[p] = false // breaks cycles in a broken graph
-	r := IsClientPath(path(p))
+	r := isClientPath(path(p))
 	for _, q := range imports(p) {
 		if r {
 			break

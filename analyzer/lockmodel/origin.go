@@ -35,8 +35,9 @@ const (
 func (o Origin) Weak() bool { return o >= OriginConstant }
 
 // TokenOrigin is the origin of an acquire's value, with the part that
-// decided it: what it is ("os.Hostname", "package-level variable owner")
-// and where (a declaration or a store), for the diagnostic.
+// decided it: what it is ("`os.Hostname`", "package-level variable
+// `owner`", code in backticks) and where (a declaration or a store), for
+// the diagnostic.
 type TokenOrigin struct {
 	Origin Origin
 	What   string

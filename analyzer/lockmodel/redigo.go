@@ -53,7 +53,7 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 	default:
 		return nil
 	}
-	c := b.rawCommand(call, ps, name, arg(call, ps, "commandName", "cmd"), conn)
+	c := b.rawCommand(call, ps, name, arg(call, ps, "commandName", "cmd"), conn, variadic(call, ps, "args"))
 	if c == nil {
 		return nil
 	}
@@ -64,7 +64,7 @@ func (b *builder) redigo(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
 // rawCommand reads a command sent as a name and its arguments, as redigo's
 // Do and goframe's Do take it: Do("SET", key, value, "NX", "PX", ms). Names
 // are case-insensitive; a name that is not a constant leaves nothing.
-func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method string, cmdArg, conn ast.Expr) *Call {
+func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method string, cmdArg, conn ast.Expr, args []ast.Expr) *Call {
 	cmdName, ok := b.constString(cmdArg)
 	if !ok {
 		return nil
@@ -74,7 +74,6 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 		cmd = CmdOther
 	}
 	c := &Call{Command: cmd, Method: method, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
-	args := variadic(call, ps, "args")
 	if call.Ellipsis.IsValid() && args == nil {
 		c.Flags |= FlagUnknown
 	}

@@ -56,11 +56,10 @@ func (b *builder) scriptMaker(e ast.Expr) (*ast.CallExpr, *types.Func) {
 			if sel == nil || sel.Kind() != types.FieldVal {
 				return nil, nil
 			}
-			vals := b.m.keys.fieldVals[sel.Obj()]
-			if len(vals) != 1 {
+			e = b.m.defs.fieldValue(sel.Obj())
+			if e == nil {
 				return nil, nil
 			}
-			e = vals[0]
 		default:
 			return nil, nil
 		}
@@ -92,7 +91,7 @@ func (k *keyIndex) single(obj types.Object) ast.Expr {
 	if !ok || v.IsField() || v.Exported() || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
 		return nil
 	}
-	return k.defs[obj]
+	return k.m.defs.value(obj)
 }
 
 // redigoScript records (*redis.Script).Do/Send/DoContext(conn,
@@ -168,7 +167,7 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 		at := ast.Node(e)
 		// A named constant: report where its text is written.
 		if id, ok := e.(*ast.Ident); ok {
-			if d := m.keys.defs[info.ObjectOf(id)]; d != nil {
+			if d := m.defs.value(info.ObjectOf(id)); d != nil {
 				if _, isConst := info.ObjectOf(id).(*types.Const); isConst && info.ObjectOf(id).Pkg() == m.Pass.Pkg {
 					at = d
 				}

@@ -76,4 +76,4 @@ func luaSetsTTL(calls []*LuaCall, a *LuaCall) bool {
 }
 
 // argvIndex returns n when the tokens are ARGV[n], or 0.
-func argvIndex(a []LuaToken) int { return tableIndex(a, "ARGV") }
+func argvIndex(a []luaToken) int { return tableIndex(a, "ARGV") }

@@ -10,10 +10,10 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// HashSlot returns the Redis Cluster slot of key: CRC16 (XMODEM) of its
+// hashSlot returns the Redis Cluster slot of key: CRC16 (XMODEM) of its
 // hash tag when it has a non-empty one, of the whole key otherwise, mod
 // 16384.
-func HashSlot(key string) uint16 {
+func hashSlot(key string) uint16 {
 	if open := strings.IndexByte(key, '{'); open >= 0 {
 		if end := strings.IndexByte(key[open+1:], '}'); end > 0 {
 			key = key[open+1 : open+1+end]
@@ -116,8 +116,8 @@ func (k *keyIndex) shape(e ast.Expr, env map[types.Object]keyShape, depth int) k
 		}
 	case *ast.SelectorExpr:
 		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
-			if vals := k.fieldVals[sel.Obj()]; len(vals) == 1 {
-				return k.shape(vals[0], nil, depth+1)
+			if v := k.m.defs.fieldValue(sel.Obj()); v != nil {
+				return k.shape(v, nil, depth+1)
 			}
 		}
 	case *ast.CallExpr:
@@ -143,7 +143,7 @@ func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, 
 	if fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(call.Args) > 0 && !call.Ellipsis.IsValid() {
 		return k.sprintfShape(call, env, depth)
 	}
-	decl := k.funcs[fn]
+	decl := k.m.defs.funcs[fn]
 	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || call.Ellipsis.IsValid() {
 		return nil, false
 	}

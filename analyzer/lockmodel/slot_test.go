@@ -16,8 +16,8 @@ func TestHashSlot(t *testing.T) {
 		{"lock:feed", "fence:feed", false},
 		{"a{}b", "b{}a", false},
 	} {
-		if got := HashSlot(tc.a) == HashSlot(tc.b); got != tc.same {
-			t.Errorf("HashSlot(%q) == HashSlot(%q): %v, want %v", tc.a, tc.b, got, tc.same)
+		if got := hashSlot(tc.a) == hashSlot(tc.b); got != tc.same {
+			t.Errorf("hashSlot(%q) == hashSlot(%q): %v, want %v", tc.a, tc.b, got, tc.same)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -11,224 +10,26 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// Tokens classifies the values acquires store. It indexes the package's
-// assignments once; build it once per pass with Model.Tokens.
+// Tokens classifies the values acquires store, reading the package's one
+// definition index; build it once per pass with Model.Tokens.
 type Tokens struct {
 	m    *Model
 	info *types.Info
-	// locals holds the single definition of local variables assigned
-	// exactly once (x := v, or x, err := f()).
-	locals map[types.Object]localDef
-	// multi marks local variables assigned more than once or whose
-	// address is taken.
-	multi map[types.Object]bool
-	// pkgVars holds package-level variables of this package: their
-	// initializer, and whether a function other than init assigns them.
-	pkgInit  map[types.Object]localDef
-	pkgLater map[types.Object]bool
-	fields   map[types.Object][]fieldStore
-	fills    map[types.Object]TokenOrigin // buffers filled by a Read
-	funcs    map[*types.Func]*ast.FuncDecl
 }
 
-type localDef struct {
-	val   ast.Expr      // x := val
-	tuple *ast.CallExpr // x, err := tuple()
-	index int
-}
-
-// fieldStore is a value stored into a struct field, and the function that
-// stores it (nil at package level).
-type fieldStore struct {
-	val ast.Expr
-	fn  *ast.FuncDecl
-}
-
-// Tokens indexes the package for token classification.
+// Tokens returns the classifier of the values acquires store.
 func (m *Model) Tokens() *Tokens {
-	t := &Tokens{
-		m:        m,
-		info:     m.Pass.TypesInfo,
-		locals:   map[types.Object]localDef{},
-		multi:    map[types.Object]bool{},
-		pkgInit:  map[types.Object]localDef{},
-		pkgLater: map[types.Object]bool{},
-		fields:   map[types.Object][]fieldStore{},
-		fills:    map[types.Object]TokenOrigin{},
-		funcs:    map[*types.Func]*ast.FuncDecl{},
-	}
-	if m.keys == nil {
-		return t
-	}
-	for _, f := range m.Pass.Files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if fn, ok := t.info.Defs[d.Name].(*types.Func); ok {
-					t.funcs[fn] = d
-				}
-				if d.Body != nil {
-					t.index(d.Body, d)
-				}
-			case *ast.GenDecl:
-				t.index(d, nil)
-			}
-		}
-	}
-	return t
+	return &Tokens{m: m, info: m.Pass.TypesInfo}
 }
 
-// index records the assignments under n, which sits in fn (nil at
-// package level).
-func (t *Tokens) index(n ast.Node, fn *ast.FuncDecl) {
-	// init, and main of a command, run once per process.
-	isInit := fn != nil && fn.Recv == nil && (fn.Name.Name == "init" || fn.Name.Name == "main" && t.m.Pass.Pkg.Name() == "main")
-	assign := func(id *ast.Ident, d localDef, counts bool) {
-		obj, ok := t.info.ObjectOf(id).(*types.Var)
-		if !ok || id.Name == "_" || obj.IsField() {
-			return
-		}
-		if t.pkgLevel(obj) {
-			if fn == nil {
-				t.pkgInit[obj] = d
-			} else if !isInit {
-				t.pkgLater[obj] = true
-			}
-			return
-		}
-		if !counts {
-			return
-		}
-		if _, seen := t.locals[obj]; seen || (d.val == nil && d.tuple == nil) {
-			t.multi[obj] = true
-		}
-		t.locals[obj] = d
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			var tuple *ast.CallExpr
-			if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
-				tuple, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
-			}
-			for i, lhs := range n.Lhs {
-				var d localDef
-				switch {
-				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
-				case len(n.Lhs) == len(n.Rhs):
-					d.val = n.Rhs[i]
-				case tuple != nil:
-					d.tuple, d.index = tuple, i
-				}
-				switch l := ast.Unparen(lhs).(type) {
-				case *ast.Ident:
-					assign(l, d, true)
-				case *ast.SelectorExpr:
-					if sel := t.info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
-						t.fields[sel.Obj()] = append(t.fields[sel.Obj()], fieldStore{val: d.val, fn: fn})
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				var d localDef
-				switch {
-				case len(n.Values) == len(n.Names):
-					d.val = n.Values[i]
-				case len(n.Values) == 1:
-					d.tuple, _ = ast.Unparen(n.Values[0]).(*ast.CallExpr)
-					d.index = i
-				}
-				// var x T declares the zero value; a later assignment is
-				// the definition.
-				assign(id, d, len(n.Values) > 0)
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				assign(id, localDef{}, true)
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					assign(id, localDef{}, true)
-				}
-			}
-		case *ast.UnaryExpr:
-			// &x: the variable may change behind our back.
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-				assign(id, localDef{}, true)
-			}
-		case *ast.CompositeLit:
-			t.composite(n, fn)
-		case *ast.CallExpr:
-			t.fill(n)
-		}
-		return true
-	})
+// runsOnce reports whether fn runs once per process: init, and main of a
+// command.
+func (t *Tokens) runsOnce(fn *ast.FuncDecl) bool {
+	return fn.Recv == nil && (fn.Name.Name == "init" || fn.Name.Name == "main" && t.m.Pass.Pkg.Name() == "main")
 }
 
 func (t *Tokens) pkgLevel(v *types.Var) bool {
 	return v.Pkg() == t.m.Pass.Pkg && v.Parent() == v.Pkg().Scope()
-}
-
-// composite records T{field: v} as a store into field.
-func (t *Tokens) composite(lit *ast.CompositeLit, fn *ast.FuncDecl) {
-	tt := t.info.TypeOf(lit)
-	if tt == nil {
-		return
-	}
-	st, ok := tt.Underlying().(*types.Struct)
-	if !ok {
-		return
-	}
-	for i, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				if obj := t.info.ObjectOf(id); obj != nil {
-					t.fields[obj] = append(t.fields[obj], fieldStore{val: kv.Value, fn: fn})
-				}
-			}
-		} else if i < st.NumFields() {
-			t.fields[st.Field(i)] = append(t.fields[st.Field(i)], fieldStore{val: el, fn: fn})
-		}
-	}
-}
-
-// fill records a buffer filled by crypto/rand or math/rand: Read(b),
-// io.ReadFull(rand.Reader, b).
-func (t *Tokens) fill(call *ast.CallExpr) {
-	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || len(call.Args) == 0 {
-		return
-	}
-	buf := call.Args[0]
-	var src TokenOrigin
-	switch path := fn.Pkg().Path(); {
-	case fn.Name() == "Read" && path == "crypto/rand":
-		src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
-	case fn.Name() == "Read" && isMathRand(path):
-		src = TokenOrigin{Origin: OriginMathRand, What: path + ".Read", At: call}
-	case path == "io" && (fn.Name() == "ReadFull" || fn.Name() == "ReadAtLeast") && len(call.Args) > 1:
-		if r, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
-			if v, ok := t.info.ObjectOf(r.Sel).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
-				src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
-			}
-		}
-		buf = call.Args[1]
-	default:
-		return
-	}
-	if src.Origin == OriginUnknown {
-		return
-	}
-	if s, ok := ast.Unparen(buf).(*ast.SliceExpr); ok {
-		buf = s.X
-	}
-	if id, ok := ast.Unparen(buf).(*ast.Ident); ok {
-		if obj := t.info.ObjectOf(id); obj != nil {
-			t.fills[obj] = src
-		}
-	}
 }
 
 func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
@@ -253,7 +54,19 @@ type tokenState struct {
 	seen   map[ast.Node]bool
 }
 
-const maxTokenDepth = 8
+// maxTokenDepth bounds the walk from a stored value to its sources: deep
+// enough for a struct field set in a constructor from a helper that
+// formats what two more helpers return (a pid and a goroutine id).
+const maxTokenDepth = 16
+
+// returnedBy names the helper a weak value came out of: the one the
+// caller sees, in place of any helper it called in turn.
+func returnedBy(what, helper string) string {
+	if i := strings.Index(what, ", returned by "); i >= 0 {
+		what = what[:i]
+	}
+	return what + ", returned by " + diag.Quote(helper)
+}
 
 func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	e = ast.Unparen(e)
@@ -262,7 +75,7 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	}
 	st.seen[e] = true
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Source(t.m.Pass.Fset, e), At: e}
+		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Code(t.m.Pass.Fset, e), At: e}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -280,6 +93,9 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 		return concat(t.expr(e.X, st, depth+1), t.expr(e.Y, st, depth+1))
 	case *ast.SliceExpr:
 		return t.expr(e.X, st, depth+1)
+	case *ast.IndexExpr:
+		// letters[rand.Intn(len(letters))]: as unique as the index.
+		return concat(t.expr(e.X, st, depth+1), t.expr(e.Index, st, depth+1))
 	case *ast.CallExpr:
 		return t.call(e, st, depth)
 	}
@@ -291,18 +107,19 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	if !ok || v.Pkg() == nil {
 		return TokenOrigin{}
 	}
+	defs := t.m.defs
 	if t.pkgLevel(v) {
-		if t.pkgLater[v] {
+		if defs.changedLater(v, t.runsOnce) {
 			return TokenOrigin{}
 		}
-		what := "package-level variable " + v.Name()
-		if d, ok := t.pkgInit[v]; ok {
+		what := "package-level variable " + diag.Quote(v.Name())
+		if d, ok := defs.initial(v); ok {
 			var s TokenOrigin
 			switch {
 			case d.val != nil:
 				s = t.expr(d.val, st, depth+1)
 			case d.tuple != nil:
-				s = t.tuple(d.tuple, d.index)
+				s = t.tuple(d.tuple, d.index, st, depth)
 			}
 			if s.Origin == OriginConstant || s.Origin == OriginProcess || s.Origin > OriginOnce {
 				s.What = what + ", " + s.What
@@ -311,35 +128,49 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		}
 		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id}
 	}
-	if src, ok := t.fills[v]; ok {
+	if src, ok := defs.fills[v]; ok {
 		return src
 	}
-	if t.multi[v] {
-		return TokenOrigin{}
-	}
-	d, ok := t.locals[v]
+	d, ok := defs.only(v)
+	var base TokenOrigin
 	switch {
 	case !ok:
 		return TokenOrigin{}
 	case d.val != nil:
-		return t.expr(d.val, st, depth+1)
+		base = t.expr(d.val, st, depth+1)
 	case d.tuple != nil:
-		return t.tuple(d.tuple, d.index)
+		base = t.tuple(d.tuple, d.index, st, depth)
 	}
-	return TokenOrigin{}
+	// b := make([]byte, n); b[i] = letters[rand.Intn(len(letters))]: the
+	// elements stored are part of the value.
+	if stores := defs.elems[v]; len(stores) > 0 {
+		parts := []TokenOrigin{base}
+		for _, s := range stores {
+			if s.val == nil {
+				return TokenOrigin{}
+			}
+			parts = append(parts, t.expr(s.val, st, depth+1))
+		}
+		return concat(parts...)
+	}
+	return base
 }
 
 // tuple classifies result i of a multi-value call: host, err := os.Hostname().
-func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
+func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) TokenOrigin {
 	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || i != 0 {
 		return TokenOrigin{}
 	}
 	switch lookup(fn) {
 	case apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Path() + "." + fn.Name(), At: call}
+		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + fn.Name()), At: call}
 	case apiFresh:
 		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
+	}
+	if fn.Pkg().Path() == "strconv" {
+		// id, err := strconv.ParseUint(s, 10, 64): as unique as s.
+		return t.args(call.Args, st, depth)
 	}
 	return TokenOrigin{}
 }
@@ -347,7 +178,7 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int) TokenOrigin {
 // field classifies a field read: the values stored into it, and whether
 // they are stored only where the struct is constructed.
 func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenOrigin {
-	stores := t.fields[sel.Obj()]
+	stores := t.m.defs.fields[sel.Obj()]
 	if len(stores) == 0 {
 		return TokenOrigin{}
 	}
@@ -362,7 +193,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	src := alt(srcs)
 	if src.Origin.Weak() || st.handle {
 		if src.Origin.Weak() {
-			src.What = "field " + e.Sel.Name + ", " + src.What
+			src.What = "field " + diag.Quote(e.Sel.Name) + ", " + src.What
 		}
 		return src
 	}
@@ -379,7 +210,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		ctor = s.fn
 	}
-	return TokenOrigin{Origin: OriginOnce, What: "field " + e.Sel.Name + ", set once in " + ctor.Name.Name, At: ctor.Name}
+	return TokenOrigin{Origin: OriginOnce, What: "field " + diag.Quote(e.Sel.Name) + ", set once in " + diag.Quote(ctor.Name.Name), At: ctor.Name}
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not
@@ -430,9 +261,9 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	case a == apiMathRand, recv != nil && isMathRand(path):
 		return TokenOrigin{Origin: OriginMathRand, What: path, At: call}
 	case a == apiClock:
-		return TokenOrigin{Origin: OriginClock, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginClock, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
 	case a == apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: fn.Pkg().Name() + "." + name, At: call}
+		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
 	case a == apiPassThrough:
 		return t.args(call.Args, st, depth)
 	case a == apiNameBased:
@@ -450,8 +281,12 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
 		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
 		path == "encoding/base64", path == "encoding/base32":
-		if recv != nil && recvTypeName(fn) == "Builder" {
-			return TokenOrigin{}
+		if recv != nil && isTextBuffer(fn) {
+			// b.String() of a local buffer: what was written into it.
+			if name != "String" && name != "Bytes" {
+				return TokenOrigin{}
+			}
+			return t.written(recvOf(call), st, depth)
 		}
 		if recv != nil && (path == "encoding/base64" || path == "encoding/base32") {
 			// base64.StdEncoding.EncodeToString(b): the encoding is fixed.
@@ -459,10 +294,34 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 		}
 		return withRecv()
 	}
-	if decl := t.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
+	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
 	}
+	if src, ok := t.importedHelper(fn, call); ok {
+		return src
+	}
 	return TokenOrigin{}
+}
+
+// written is the origin of what was written into the buffer x names.
+func (t *Tokens) written(x ast.Expr, st *tokenState, depth int) TokenOrigin {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return TokenOrigin{}
+	}
+	v, ok := t.info.ObjectOf(id).(*types.Var)
+	if !ok || t.pkgLevel(v) {
+		return TokenOrigin{}
+	}
+	stores := t.m.defs.elems[v]
+	if len(stores) == 0 {
+		return TokenOrigin{}
+	}
+	parts := make([]TokenOrigin, 0, len(stores))
+	for _, s := range stores {
+		parts = append(parts, t.expr(s.val, st, depth+1))
+	}
+	return concat(parts...)
 }
 
 // args concatenates the sources of call arguments; a multi-value call as
@@ -471,7 +330,7 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 	if len(args) == 1 {
 		if call, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
 			if tup, ok := t.info.TypeOf(call).(*types.Tuple); ok && tup.Len() > 1 {
-				return t.tuple(call, 0)
+				return t.tuple(call, 0, st, depth)
 			}
 		}
 	}
@@ -486,6 +345,15 @@ func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
 // its body draws from crypto/rand or a UUID generator, else the values of
 // its return statements, any of which may be the token.
 func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	src := t.helperOrigin(decl, st, depth)
+	if src.Origin.Weak() {
+		src.What = returnedBy(src.What, decl.Name.Name)
+	}
+	return src
+}
+
+// helperOrigin is the origin of what decl returns.
+func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	if st.seen[decl] {
 		return TokenOrigin{}
 	}
@@ -518,9 +386,5 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrig
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))
 	}
-	src := alt(srcs)
-	if src.Origin.Weak() {
-		src.What += ", returned by " + decl.Name.Name
-	}
-	return src
+	return alt(srcs)
 }

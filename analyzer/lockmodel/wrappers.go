@@ -115,7 +115,7 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 			return -1
 		}
 		v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
-		if v == nil || len(m.keys.assigns[v]) > 0 {
+		if v == nil || len(m.defs.assigns(v)) > 0 {
 			// A parameter the body reassigns is no longer the caller's.
 			return -1
 		}
@@ -256,4 +256,48 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		return b.forwarded(call, fn, &f)
 	}
 	return nil
+}
+
+// soleImplementation returns, for a method of an interface declared in
+// this package, the method of the one named type of this package that
+// implements the interface, or nil when none or several do: a service's
+// LockClient interface over its own *Client.
+func (m *Model) soleImplementation(fn *types.Func) *types.Func {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if m.impls == nil {
+		m.impls = map[*types.Func]*types.Func{}
+	}
+	if impl, ok := m.impls[fn]; ok {
+		return impl
+	}
+	var impl *types.Func
+	scope := m.Pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pass.Pkg, fn.Name())
+			meth, _ := obj.(*types.Func)
+			if meth == nil || impl != nil && impl != meth {
+				m.impls[fn] = nil
+				return nil
+			}
+			impl = meth
+			break
+		}
+	}
+	m.impls[fn] = impl
+	return impl
 }

@@ -57,7 +57,7 @@ start=$(date +%s)
 if (cd "$work/buggy" && pre-commit try-repo "$repo" locklint --all-files) > "$work/buggy.out" 2>&1; then
   cat "$work/buggy.out"; echo "precommit/test.sh: the hook passed on a lock bug" >&2; exit 1
 fi
-grep -q 'worker.go:10:.*lock key "lock:job" deleted without an owner check' "$work/buggy.out" || {
+grep -q 'worker.go:10:.*DEL of lock key `"lock:job"` without an owner check' "$work/buggy.out" || {
   cat "$work/buggy.out"; echo "precommit/test.sh: the hook failed without printing the finding" >&2; exit 1; }
 mid=$(date +%s)
 (cd "$work/clean" && pre-commit try-repo "$repo" locklint --all-files) > "$work/clean.out" 2>&1 || {

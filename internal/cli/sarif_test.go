@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/locklint/locklint/analyzer"
+	"github.com/locklint/locklint/internal/testmod"
 )
 
 // sarifOut is what the test reads back from -format=sarif.
@@ -18,14 +20,17 @@ type sarifOut struct {
 		Tool struct {
 			Driver struct {
 				Rules []struct {
-					ID      string `json:"id"`
-					Help    struct{ Text string }
-					HelpURI string `json:"helpUri"`
+					ID               string                `json:"id"`
+					ShortDescription struct{ Text string } `json:"shortDescription"`
+					FullDescription  struct{ Text string } `json:"fullDescription"`
+					Help             struct{ Text string }
+					HelpURI          string `json:"helpUri"`
 				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
 		Results []struct {
-			RuleID    string `json:"ruleId"`
+			RuleID    string                `json:"ruleId"`
+			Message   struct{ Text string } `json:"message"`
 			Locations []struct {
 				PhysicalLocation struct {
 					ArtifactLocation struct{ URI string } `json:"artifactLocation"`
@@ -82,16 +87,26 @@ func TestSARIFOnExamples(t *testing.T) {
 		t.Fatalf("%d runs, want 1", len(log.Runs))
 	}
 	run := log.Runs[0]
+	// The rule carries the analyzer's whole documentation, the result the
+	// one-line finding.
+	docs := map[string]string{}
+	var names []string
+	for _, a := range analyzer.Analyzers() {
+		names = append(names, a.Name)
+		docs[a.Name] = a.Doc
+	}
 	var ruleIDs []string
 	for _, r := range run.Tool.Driver.Rules {
 		ruleIDs = append(ruleIDs, r.ID)
 		if r.HelpURI == "" || !strings.HasPrefix(r.Help.Text, r.ID+": ") {
 			t.Errorf("rule %s: helpUri %q, help %.40q", r.ID, r.HelpURI, r.Help.Text)
 		}
-	}
-	var names []string
-	for _, a := range analyzer.Analyzers() {
-		names = append(names, a.Name)
+		if r.FullDescription.Text != docs[r.ID] || r.Help.Text != docs[r.ID] {
+			t.Errorf("rule %s: fullDescription %.40q and help %.40q, want the analyzer's Doc", r.ID, r.FullDescription.Text, r.Help.Text)
+		}
+		if first, _, _ := strings.Cut(docs[r.ID], "\n"); r.ShortDescription.Text != first {
+			t.Errorf("rule %s: shortDescription %q, want %q", r.ID, r.ShortDescription.Text, first)
+		}
 	}
 	if !slices.Equal(ruleIDs, names) {
 		t.Errorf("rules %v, want one per analyzer %v", ruleIDs, names)
@@ -104,6 +119,9 @@ func TestSARIFOnExamples(t *testing.T) {
 		reg := pl.Region
 		if reg.StartLine == 0 || reg.StartColumn == 0 || reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
 			t.Errorf("%s: bad region %+v", pl.ArtifactLocation.URI, reg)
+		}
+		if n := utf8.RuneCountInString(r.Message.Text); n == 0 || n > testmod.MaxMessage || strings.Contains(r.Message.Text, "\n") {
+			t.Errorf("%s:%d: message.text of %d characters, want one line of 1 to %d: %q", pl.ArtifactLocation.URI, reg.StartLine, n, testmod.MaxMessage, r.Message.Text)
 		}
 		// URIs are relative to the directory the driver ran in.
 		got = append(got, finding{File: "examples/" + pl.ArtifactLocation.URI, Line: reg.StartLine, Analyzer: r.RuleID})

@@ -51,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	toks := m.Tokens()
-	loops := &reuse{pass: pass, m: m, graphs: map[*ast.BlockStmt]*cfg.CFG{}}
+	loops := &reuse{pass: pass, m: m}
 	for _, c := range acquires {
 		if src := toks.Classify(c); src.Origin.Weak() {
 			reportWeak(pass, m, c, src)
@@ -62,30 +62,16 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-const (
-	ownerChecks = "owner checks on release and renewal cannot tell holders apart, so one holder can delete or extend another's lock"
-	useObtain   = "acquire with fix.Obtain (github.com/locklint/locklint/analyzer/fix), which stores a 128-bit crypto/rand token per acquisition"
-)
+// useFresh is the remedy of every finding; why a shared token lets one
+// holder release or renew another's lock is the doc's.
+const useFresh = "use `fix.Obtain` or a crypto/rand token"
 
 func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenOrigin) {
-	var why string
-	switch src.Origin {
-	case lockmodel.OriginConstant:
-		why = "every acquisition stores the same value"
-	case lockmodel.OriginProcess:
-		why = "every acquisition by this process stores the same value"
-	case lockmodel.OriginOnce:
-		why = "it is made once and every acquisition stores it"
-	case lockmodel.OriginClock:
-		why = "acquisitions in the same clock tick store the same value, and anyone can guess it"
-	case lockmodel.OriginMathRand:
-		why = "math/rand sources seeded alike (a fixed seed, the start time) repeat the same values in every process, and small ranges collide"
-	}
 	d := analysis.Diagnostic{
 		Pos: c.Pos(),
 		End: c.End(),
-		Message: fmt.Sprintf("lock key %s acquired with a token that is not unique per acquisition (%s): %s; %s; %s",
-			m.KeyText(c, c.Key()), src.What, why, ownerChecks, useObtain),
+		Message: fmt.Sprintf("lock key %s acquired with a non-unique token (%s); %s",
+			m.KeyText(c, c.Key()), src.What, useFresh),
 	}
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
@@ -97,8 +83,8 @@ func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel
 	diag.Report(pass, analysis.Diagnostic{
 		Pos: c.Pos(),
 		End: c.End(),
-		Message: fmt.Sprintf("lock key %s acquired again with the token %s after the release on line %d: the token is made once and reused by every round, so a renewal or release still in flight from an earlier round passes the owner check of the next; make the token inside the loop, per acquisition, or %s",
-			m.KeyText(c, c.Key()), diag.Source(pass.Fset, c.Value), diag.Line(pass.Fset, rel.Pos()), useObtain),
+		Message: fmt.Sprintf("lock key %s acquired again with token %s after the release on line %d; make the token inside the loop",
+			m.KeyText(c, c.Key()), diag.Code(pass.Fset, c.Value), diag.Line(pass.Fset, rel.Pos())),
 		Related: []analysis.RelatedInformation{{Pos: rel.Pos(), End: rel.End(), Message: "released here; the loop then acquires again with the same token"}},
 	})
 }
@@ -108,9 +94,8 @@ func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel
 // back to its acquire that does not assign the variable again. Retries of
 // one acquisition never pass a release, so they stay silent.
 type reuse struct {
-	pass   *analysis.Pass
-	m      *lockmodel.Model
-	graphs map[*ast.BlockStmt]*cfg.CFG
+	pass *analysis.Pass
+	m    *lockmodel.Model
 	// releasers are this package's functions that send a release.
 	releasers map[*types.Func]bool
 }
@@ -152,11 +137,7 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 		}
 		return true
 	})
-	g, ok := r.graphs[body]
-	if !ok {
-		g = cfg.New(body, lockmodel.MayReturn(info))
-		r.graphs[body] = g
-	}
+	g := r.m.Graph(body)
 	for _, rel := range rels {
 		if r.onError(c.File, rel) {
 			continue

@@ -3,30 +3,28 @@ package constanttoken_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/constanttoken"
 )
 
 func TestGoRedis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), constanttoken.Analyzer, "locklint.test/constanttoken/goredis")
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/goredis")
 }
 
 func TestRedigo(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), constanttoken.Analyzer, "locklint.test/constanttoken/redigo")
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/redigo")
 }
 
 func TestRueidis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), constanttoken.Analyzer, "locklint.test/constanttoken/rueidis")
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/rueidis")
 }
 
 func TestOlderGoRedis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), constanttoken.Analyzer, "locklint.test/constanttoken/oldgoredis")
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/oldgoredis")
 }
 
 // TestFrameworks runs against the Redis clients of go-zero (whose methods
 // the model follows as forwarders) and goframe (modelled as a client).
 func TestFrameworks(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), constanttoken.Analyzer, "locklint.test/constanttoken/frameworks/...")
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/frameworks/...")
 }

@@ -26,12 +26,18 @@
 // does this and returns a handle that releases and renews with the token.
 //
 // The analyzer reports an acquire of a lock key whose value is, after
-// following local variables, package helpers and struct fields:
+// following local variables, helpers (of the package, and exported
+// functions of other packages of the module, through facts, such as a
+// util.RandString), struct fields, and what is written into a slice, a
+// bytes.Buffer or a strings.Builder:
 //
 //   - a literal or constant (1, "locked", true), or a package-level
 //     variable;
 //   - the process's identity alone or formatted with constants: os.Hostname,
-//     os.Getpid, os.Getenv;
+//     os.Getpid, os.Getenv, and a goroutine's id (parsed from
+//     runtime.Stack, or goid.Get), which is the same for every acquisition
+//     of the goroutine and repeats in processes that share a pid, as
+//     containers do;
 //   - drawn from math/rand or math/rand/v2: sources seeded alike repeat in
 //     every process, and small ranges collide;
 //   - read from the clock (time.Now().UnixNano() and what is formatted from

@@ -81,20 +81,15 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 }
 
 func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, lockFence bool) {
-	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	var why string
-	switch {
-	case kind == lockmodel.Ring:
-		why = "a Ring runs the script on the shard of the first key, where the other key may not live"
-	case kind != "":
-		why = fmt.Sprintf("through a %s on Redis Cluster the script fails with CROSSSLOT", kind)
-	default:
-		why = "on Redis Cluster the script fails with CROSSSLOT"
+	// Which clients fail with CROSSSLOT, and why a Ring differs, is the
+	// doc's; the message says what to change.
+	where := "may hash to different Cluster slots"
+	if kind == lockmodel.Ring {
+		where = "may be on different Ring shards"
 	}
-	msg := fmt.Sprintf("keys %s and %s of this script can hash to different Cluster slots (no common {hash tag}): %s; put the part they share in braces, as in \"lock:{id}\" and \"fence:{id}\"",
-		src(a), src(b), why)
+	msg := fmt.Sprintf("%s and %s %s; share one {hash tag}", diag.Code(pass.Fset, a), diag.Code(pass.Fset, b), where)
 	if lockFence {
-		msg += ", or issue the fence with fix.Obtain and fix.WithFencing, which keeps the fence key in the lock key's slot"
+		msg += ", or use `fix.WithFencing`"
 	}
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
 }

@@ -3,15 +3,13 @@ package crossslot_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/crossslot"
 )
 
 func run(t *testing.T, pkg string) {
 	t.Helper()
-	analysistest.Run(t, testmod.Dir(t), crossslot.Analyzer, "locklint.test/crossslot/"+pkg)
+	testmod.Run(t, crossslot.Analyzer, "locklint.test/crossslot/"+pkg)
 }
 
 func TestGoRedisClusterAndLockFence(t *testing.T) { run(t, "goredis") }

@@ -23,8 +23,12 @@
 //		rdb.PExpire(ctx, key, ttl) // the lock may have passed to someone else by now
 //	}
 //
-// A SET of a lock key without NX (to renew it, or as the acquire itself)
-// is worse: it overwrites whoever holds the lock with this holder's value.
+// A SET of a lock key without NX is worse: it overwrites whoever holds the
+// lock with this holder's value. As the acquire itself, two workers that
+// SET the key both think they hold the lock; as a renewal of a key that is
+// acquired elsewhere with NX, a holder whose lease expired takes the lock
+// back from the next holder. Acquire with SET NX PX (fix.Obtain) and renew
+// with an owner check.
 //
 // Renew with one atomic, owner-checked command: SET key token IFEQ token
 // PX ttl on servers that have it, or a compare-and-PEXPIRE Lua script.

@@ -53,28 +53,26 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// useRefresh is the remedy of a renewal: one atomic, owner-checked
+// command. Why a plain or a two-step renewal extends or takes the next
+// holder's lock is the doc's.
+const useRefresh = "renew with `fix.Refresh` (SET IFEQ or compare-and-PEXPIRE)"
+
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
 	key := m.KeyText(c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	g := m.CompareRead(c, k)
 	switch {
 	case g != nil:
-		what := fmt.Sprintf("the %s extends that holder's lease", c.Command)
-		if c.Overwrites() {
-			what = "the SET overwrites that holder's lock"
-		}
-		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and %s; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE in one step)",
-			diag.Line(pass.Fset, g.Pos()), c.Command, key, what)
+		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRefresh)
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	case c.Overwrites() && acquiredElsewhere(m, c, k):
-		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds the lock now: if this holder's lease expired, it takes the lock from the next holder; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE)",
-			key)
+		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds it; %s", key, useRefresh)
 	case c.Overwrites():
-		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds the lock now, so two workers both think they hold it; acquire with SET NX PX (fix.Obtain) and renew with fix.Refresh",
-			key)
+		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (`fix.Obtain`)", key)
 	default:
-		d.Message = fmt.Sprintf("%s of lock key %s without an owner check: if this holder's lease expired and another worker acquired the lock, this extends that worker's lease; renew with fix.Refresh or (*fix.Lock).Refresh (SET IFEQ or compare-and-PEXPIRE in one step)",
-			c.Command, key)
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh)
 	}
 	if fix, ok := refresh(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}

@@ -3,15 +3,13 @@ package plainpexpire_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/plainpexpire"
 )
 
 func run(t *testing.T, pkg string) {
 	t.Helper()
-	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), plainpexpire.Analyzer, "locklint.test/plainpexpire/"+pkg)
+	testmod.RunWithSuggestedFixes(t, plainpexpire.Analyzer, "locklint.test/plainpexpire/"+pkg)
 }
 
 func TestGoRedisV9Watchdog(t *testing.T)     { run(t, "goredis") }
@@ -24,5 +22,5 @@ func TestPlainSetOfLockKey(t *testing.T)     { run(t, "plainset") }
 // TestFrameworks runs against go-zero's client, whose methods the model
 // follows as forwarders.
 func TestFrameworks(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), plainpexpire.Analyzer, "locklint.test/plainpexpire/frameworks/...")
+	testmod.Run(t, plainpexpire.Analyzer, "locklint.test/plainpexpire/frameworks/...")
 }

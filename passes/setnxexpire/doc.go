@@ -9,8 +9,11 @@
 // A lock taken with SETNX and given its TTL by a later EXPIRE is two
 // commands. If the process dies, is killed or loses its connection between
 // them, the key never expires and every later acquire fails forever. The
-// EXPIRE also runs when SETNX failed (always so in a pipeline), so it
-// extends the lease of whoever holds the lock now.
+// EXPIRE also runs when SETNX failed, so it extends the lease of whoever
+// holds the lock now; queued with the SETNX in a pipeline or MULTI, it is
+// sent whatever the SETNX replies, so it always does. An INCR whose reply
+// is compared with 1 is an acquire too: its EXPIRE runs only for the
+// winner, but a crash between the two still leaves a key with no TTL.
 //
 //	ok, _ := rdb.SetNX(ctx, "lock:job", token, 0).Result()
 //	rdb.Expire(ctx, "lock:job", 30*time.Second) // a crash before this line leaves a permanent lock

@@ -42,29 +42,27 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		diag.Report(pass, analysis.Diagnostic{
-			Pos: c.Pos(),
-			End: c.End(),
-			Message: fmt.Sprintf("lock key %s acquired with no expiry: if this holder dies the lock is never released; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
-				m.KeyText(c, c.Key())),
+			Pos:     c.Pos(),
+			End:     c.End(),
+			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", m.KeyText(c, c.Key()), setTTL),
 		})
 	}
 	return nil, nil
 }
 
+// setTTL is the remedy of every finding; why a separate EXPIRE or none is
+// a bug is the doc's.
+const setTTL = "set the TTL in the acquire (SET NX PX) or use `fix.Obtain`"
+
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	a, e := p.Acquire, p.Expire
 	line := diag.Line(pass.Fset, e.Pos())
 	acq := lockmodel.AcquireName(a)
-	why := fmt.Sprintf("a crash between them leaves the key locked forever, and the %s also runs when %s fails, extending another holder's lock", e.Command, acq)
-	if a.Queued {
-		why = fmt.Sprintf("queued together, the %s runs even when %s fails and extends another holder's lock", e.Command, acq)
+	msg := fmt.Sprintf("%s and the %s on line %d are separate commands; %s", acq, e.Command, line, setTTL)
+	if a.Queued && !a.TakesFirst {
+		// Queued, the EXPIRE is sent whatever the SETNX replies.
+		msg = fmt.Sprintf("the %s queued on line %d runs even when this %s fails; %s", e.Command, line, acq, setTTL)
 	}
-	if a.TakesFirst {
-		// INCR == 1 as the acquire: the EXPIRE runs only for the winner.
-		why = "a crash between them leaves the key locked forever"
-	}
-	msg := fmt.Sprintf("%s and the %s on line %d are separate commands: %s; set the TTL in the acquire (SET NX PX) or use fix.Obtain",
-		acq, e.Command, line, why)
 	d := analysis.Diagnostic{
 		Pos:     a.Pos(),
 		End:     a.End(),

@@ -3,30 +3,28 @@ package setnxexpire_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/setnxexpire"
 )
 
 func TestGoRedis(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/goredis")
+	testmod.RunWithSuggestedFixes(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/goredis")
 }
 
 func TestRedigo(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/redigo")
+	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/redigo")
 }
 
 func TestRueidis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/rueidis")
+	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/rueidis")
 }
 
 func TestOlderGoRedis(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/oldgoredis")
+	testmod.RunWithSuggestedFixes(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/oldgoredis")
 }
 
 // TestFrameworks runs against the Redis clients of go-zero (whose methods
 // the model follows as forwarders) and goframe (modelled as a client).
 func TestFrameworks(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), setnxexpire.Analyzer, "locklint.test/setnxexpire/frameworks/...")
+	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/frameworks/...")
 }

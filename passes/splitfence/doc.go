@@ -53,7 +53,9 @@
 // gaps. So does an INCR queued in a transaction that WATCHes the lock key,
 // since EXEC aborts if the lock changed hands, and an INCR inside a Lua
 // script, which is the fix. A plain pipeline is not a transaction and is
-// reported.
+// reported: its commands are sent together but run one by one (on a
+// Cluster the two keys may even sit on different nodes), so the fence is
+// not tied to the acquisition it numbers.
 //
 // There is no suggested fix: moving to fix.Obtain with fencing changes how
 // the lock is held and released, and the fence must reach the resource.

@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 type acquire struct {
 	call *lockmodel.Call // nil for a call of an acquirer
 	expr *ast.CallExpr
-	name string // "SETNX", "SET NX", or the acquirer's name
+	name string // "the SETNX", "the SET NX", or the acquirer's name in backticks
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -72,13 +72,13 @@ func acquires(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitio
 		}
 		if c := m.CallOf(call); c != nil {
 			if c.Acquires() && m.IsLockKey(c, c.Key()) {
-				out = append(out, acquire{call: c, expr: call, name: lockmodel.AcquireName(c)})
+				out = append(out, acquire{call: c, expr: call, name: "the " + lockmodel.AcquireName(c)})
 			}
 			return true
 		}
 		if acq.Acquires(call) {
 			if fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func); ok {
-				out = append(out, acquire{expr: call, name: "the acquire through " + fn.Name()})
+				out = append(out, acquire{expr: call, name: diag.Quote(fn.Name())})
 			} else {
 				out = append(out, acquire{expr: call, name: "the acquire"})
 			}
@@ -126,25 +126,23 @@ func atomic(m *lockmodel.Model, c *lockmodel.Call, a acquire) bool {
 }
 
 func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
-	key := diag.Source(pass.Fset, c.Key())
+	head := fmt.Sprintf("%s of fence %s", c.Command, diag.Code(pass.Fset, c.Key()))
 	line := diag.Line(pass.Fset, a.expr.Pos())
+	// Why each of these lets a stale holder write with a valid fence is
+	// the doc's.
 	var msg string
 	switch {
 	case c.Queued && a.call != nil && a.call.Queued && c.Func == a.call.Func:
-		msg = fmt.Sprintf("fence counter %s is queued beside the acquire (%s on line %d) but not in its transaction: a pipeline is not atomic (on a Cluster the two keys may even sit on different nodes), so the fence is not tied to the acquisition it numbers",
-			key, a.name, line)
+		msg = fmt.Sprintf("%s is pipelined with %s on line %d, not in a transaction", head, a.name, line)
 	case c.Pos() < a.expr.Pos():
-		msg = fmt.Sprintf("fence counter %s incremented before the acquire (%s on line %d), in a separate round trip: fences are then not ordered like acquisitions, so a holder can win the lock with a smaller fence than a stale holder's, and the resource rejects the holder and accepts the stale writer",
-			key, a.name, line)
+		msg = fmt.Sprintf("%s before %s on line %d is a separate round trip", head, a.name, line)
 	default:
-		msg = fmt.Sprintf("fence counter %s incremented in a separate round trip after the acquire (%s on line %d): a holder that pauses between the two can draw its fence after its lease expired and another holder acquired, and then writes with the newer fence",
-			key, a.name, line)
+		msg = fmt.Sprintf("%s after %s on line %d is a separate round trip", head, a.name, line)
 	}
-	msg += "; issue the fence in the acquire itself: fix.Obtain(ctx, client, key, ttl, fix.WithFencing()) from github.com/locklint/locklint/analyzer/fix (or fix.WithFenceKey to keep this counter) runs SET NX and INCR in one Lua script"
 	diag.Report(pass, analysis.Diagnostic{
 		Pos:     c.Pos(),
 		End:     c.End(),
-		Message: msg,
-		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: fmt.Sprintf("the %s acquire, a separate round trip", a.name)}},
+		Message: msg + "; use `fix.WithFencing`",
+		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: "acquired here, in a separate round trip"}},
 	})
 }

@@ -37,7 +37,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			if len(tries) == 0 {
 				continue
 			}
-			g := cfg.New(fd.Body, lockmodel.MayReturn(info))
+			g := m.Graph(fd.Body)
 			isSelf := func(b *cfg.Block) bool {
 				for _, n := range b.Nodes {
 					for _, c := range selfs {
@@ -80,7 +80,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			diag.Report(pass, analysis.Diagnostic{
 				Pos:     selfs[0].Pos(),
 				End:     selfs[0].Lparen,
-				Message: "lock acquisition retried by recursion with no bound: no path into this call depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it calls itself forever; acquire with fix.Obtain under a context deadline, which backs off exponentially with full jitter",
+				Message: "lock acquisition retried by recursion with no bound; pass down a deadline or attempt count, or use `fix.WithMaxWait`",
 				Related: []analysis.RelatedInformation{{Pos: retried.Pos(), End: retried.End(), Message: "acquisition retried here"}},
 			})
 		}

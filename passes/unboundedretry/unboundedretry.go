@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
@@ -33,13 +32,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !m.Relevant() {
 		// A retry policy or deadline window may live in a package that
 		// never touches Redis; its facts are what its callers' loops need.
-		// The standard library holds none.
-		// Nor do the client modules.
-		var module string
-		if pass.Module != nil {
-			module = pass.Module.Path
-		}
-		if !isStd(pass) && !lockmodel.InClientModule(pass.Pkg.Path(), module) && lockmodel.InMainModule(pass) {
+		if lockmodel.HoldsMainModuleFacts(pass) {
 			summarize(pass, false, nil)
 		}
 		return nil, nil
@@ -66,7 +59,6 @@ func run(pass *analysis.Pass) (any, error) {
 	// Walking the loops backwards visits an inner loop before the loop
 	// around it.
 	loops := m.Loops()
-	graphs := map[*ast.BlockStmt]*cfg.CFG{}
 	var reported []ast.Stmt
 	for i := len(loops) - 1; i >= 0; i-- {
 		loop, body := loops[i].Stmt, loops[i].Body
@@ -77,12 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(tries) == 0 {
 			continue
 		}
-		g, ok := graphs[body]
-		if !ok {
-			g = cfg.New(body, lockmodel.MayReturn(pass.TypesInfo))
-			graphs[body] = g
-		}
-		l := newLoopGraph(newLoopScope(pass, loop, redis, sums), g, loop)
+		l := newLoopGraph(newLoopScope(pass, loop, redis, sums), m.Graph(body), loop)
 		if tries = l.retried(m, tries); len(tries) == 0 {
 			continue
 		}
@@ -95,17 +82,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	recursions(pass, m, acq, sums, redis)
 	return nil, nil
-}
-
-// isStd reports whether the package is in the standard library: it is
-// in no module and the first element of its path has no dot. (A module
-// named without a dot, module myservice, is common and is not std.)
-func isStd(pass *analysis.Pass) bool {
-	if pass.Module != nil && pass.Module.Path != "" && pass.Module.Path != "std" {
-		return false
-	}
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	return !strings.Contains(first, ".")
 }
 
 // newLoopScope is the scope of one loop: its body runs each iteration, a
@@ -146,9 +122,10 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 }
 
 func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
-	msg := "lock acquisition retried with no bound: no exit of this loop depends on a context, a deadline or an attempt limit, so while another holder keeps the lock (or Redis is down) it retries forever; acquire with fix.Obtain and fix.WithMaxWait(d) (or fix.WithWait() under a context deadline), which backs off exponentially with full jitter"
+	// What a bound is, and why a constant sleep is worse, is the doc's.
+	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use `fix.WithMaxWait`"
 	if sleep := constantSleep(pass, loop); sleep != nil {
-		msg += "; the constant sleep also makes every waiting worker retry in lockstep"
+		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `fix.WithMaxWait`"
 	}
 	pos := forPos(loop)
 	diag.Report(pass, analysis.Diagnostic{

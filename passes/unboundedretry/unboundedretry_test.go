@@ -3,8 +3,6 @@ package unboundedretry_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/unboundedretry"
 )
@@ -14,7 +12,7 @@ func run(t *testing.T, pkgs ...string) {
 	for i, p := range pkgs {
 		pkgs[i] = "locklint.test/unboundedretry/" + p
 	}
-	analysistest.Run(t, testmod.Dir(t), unboundedretry.Analyzer, pkgs...)
+	testmod.Run(t, unboundedretry.Analyzer, pkgs...)
 }
 
 func TestSpinOnSetNX(t *testing.T) { run(t, "basic") }

@@ -56,16 +56,20 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// useRelease is the remedy of every finding: one atomic, owner-checked
+// command. Why a plain or a two-step DEL deletes the next holder's lock is
+// the doc's.
+const useRelease = "release with `fix.Release` (DELEX IFEQ or compare-and-delete)"
+
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
 	key := m.KeyText(c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	if g != nil {
-		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips: the lock can expire and pass to another holder between them, and the %s removes that holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete in one step)",
-			diag.Line(pass.Fset, g.Pos()), c.Command, key, c.Command)
+		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRelease)
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	} else {
-		d.Message = fmt.Sprintf("lock key %s deleted without an owner check: if this holder's lease expired, %s removes the next holder's lock; release with fix.Release (DELEX IFEQ or compare-and-delete)",
-			key, c.Command)
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRelease)
 	}
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}

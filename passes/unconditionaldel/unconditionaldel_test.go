@@ -3,30 +3,28 @@ package unconditionaldel_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/unconditionaldel"
 )
 
 func TestGoRedis(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/goredis")
+	testmod.RunWithSuggestedFixes(t, unconditionaldel.Analyzer, "locklint.test/unconditionaldel/goredis")
 }
 
 func TestRedigo(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/redigo")
+	testmod.Run(t, unconditionaldel.Analyzer, "locklint.test/unconditionaldel/redigo")
 }
 
 func TestRueidis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/rueidis")
+	testmod.Run(t, unconditionaldel.Analyzer, "locklint.test/unconditionaldel/rueidis")
 }
 
 func TestOlderGoRedis(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/oldgoredis")
+	testmod.Run(t, unconditionaldel.Analyzer, "locklint.test/unconditionaldel/oldgoredis")
 }
 
 // TestFrameworks runs against the Redis clients of go-zero (whose methods
 // the model follows as forwarders) and goframe (modelled as a client).
 func TestFrameworks(t *testing.T) {
-	analysistest.Run(t, testmod.Dir(t), unconditionaldel.Analyzer, "locklint.test/unconditionaldel/frameworks/...")
+	testmod.Run(t, unconditionaldel.Analyzer, "locklint.test/unconditionaldel/frameworks/...")
 }

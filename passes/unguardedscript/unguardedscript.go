@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				seen[p] = true
-				report(pass, text, w, k, verb, why)
+				report(pass, text, w, k, why)
 			}
 		}
 	}
@@ -137,17 +137,19 @@ func lockish(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, 
 		}
 	}
 	if n := w.Names[i]; n != "" && m.Words.MatchText(n) {
-		return "lock key " + n, true
+		return "lock key " + diag.Quote(n), true
 	}
 	return "", false
 }
 
-func report(pass *analysis.Pass, text lockmodel.ScriptText, w *lockmodel.LuaCall, k int, verb, why string) {
+func report(pass *analysis.Pass, text lockmodel.ScriptText, w *lockmodel.LuaCall, k int, why string) {
 	where := fmt.Sprintf("Lua line %d", w.Line)
 	if text.File != "" {
 		where = fmt.Sprintf("%s:%d", text.File, w.Line)
 	}
-	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) with no owner check in the script: if this holder's lease expired, it %s the next holder's lock; compare first, in the same script: if redis.call('GET', KEYS[%d]) == ARGV[1] then ... end",
-		where, w.Command, k, why, verb, k)
+	// Why an unchecked write in a script still removes or extends the
+	// next holder's lock is the doc's.
+	msg := fmt.Sprintf("%s: %s of KEYS[%d] (%s) with no owner check; compare GET KEYS[%d] to the token first",
+		where, w.Command, k, why, k)
 	diag.Report(pass, analysis.Diagnostic{Pos: text.At.Pos(), End: text.At.End(), Message: msg})
 }

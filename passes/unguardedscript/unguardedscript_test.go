@@ -16,7 +16,7 @@ import (
 
 func run(t *testing.T, pkg string) {
 	t.Helper()
-	analysistest.Run(t, testmod.Dir(t), unguardedscript.Analyzer, "locklint.test/unguardedscript/"+pkg)
+	testmod.Run(t, unguardedscript.Analyzer, "locklint.test/unguardedscript/"+pkg)
 }
 
 func TestGoRedisScripts(t *testing.T)       { run(t, "goredis") }

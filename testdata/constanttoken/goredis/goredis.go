@@ -20,37 +20,37 @@ const ttl = 30 * time.Second
 
 // A literal: every holder stores 1.
 func literalOne(ctx context.Context, rdb *redis.Client) bool {
-	return rdb.SetNX(ctx, "lock:feed", 1, ttl).Val() // want `lock key "lock:feed" acquired with a token that is not unique per acquisition \(the constant 1\): every acquisition stores the same value; owner checks on release and renewal cannot tell holders apart.*fix.Obtain`
+	return rdb.SetNX(ctx, "lock:feed", 1, ttl).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `1`\\); use `fix\\.Obtain` or a crypto/rand token"
 }
 
 // SET NX through SetArgs, with a string literal.
 func setArgsLocked(ctx context.Context, rdb redis.UniversalClient, job string) error {
-	return rdb.SetArgs(ctx, "jobs:"+job+":lock", "locked", redis.SetArgs{Mode: "NX", TTL: ttl}).Err() // want `acquired with a token that is not unique per acquisition \(the constant "locked"\)`
+	return rdb.SetArgs(ctx, "jobs:"+job+":lock", "locked", redis.SetArgs{Mode: "NX", TTL: ttl}).Err() // want "lock key `\"jobs:\" \\+ job \\+ \":lock\"` acquired with a non-unique token \\(the constant `\"locked\"`\\)"
 }
 
 // true is a constant too.
 func boolTrue(ctx context.Context, rdb *redis.Client) (bool, error) {
-	return rdb.SetNX(ctx, "mutex:billing", true, ttl).Result() // want `\(the constant true\)`
+	return rdb.SetNX(ctx, "mutex:billing", true, ttl).Result() // want "lock key `\"mutex:billing\"` acquired with a non-unique token \\(the constant `true`\\)"
 }
 
 // A named constant.
 const lockValue = "held"
 
 func namedConst(ctx context.Context, rdb *redis.Client, name string) bool {
-	return rdb.SetNX(ctx, fmt.Sprintf("lock:%s", name), lockValue, ttl).Val() // want `\(the constant lockValue\)`
+	return rdb.SetNX(ctx, fmt.Sprintf("lock:%s", name), lockValue, ttl).Val() // want "lock key `fmt\\.Sprintf\\(\"lock:%s\", name\\)` acquired with a non-unique token \\(the constant `lockValue`\\)"
 }
 
 // A package-level variable is made once per process, however random.
 var instanceToken = uuid.NewString()
 
 func packageVar(ctx context.Context, rdb *redis.Client) bool {
-	return rdb.SetNX(ctx, "lock:reindex", instanceToken, ttl).Val() // want `\(package-level variable instanceToken, set once per process\): it is made once and every acquisition stores it`
+	return rdb.SetNX(ctx, "lock:reindex", instanceToken, ttl).Val() // want "lock key `\"lock:reindex\"` acquired with a non-unique token \\(package-level variable `instanceToken`, set once per process\\)"
 }
 
 // The host name alone.
 func hostname(ctx context.Context, rdb *redis.Client) bool {
 	host, _ := os.Hostname()
-	return rdb.SetNX(ctx, "lock:compaction", host, ttl).Val() // want `\(os.Hostname\): every acquisition by this process stores the same value`
+	return rdb.SetNX(ctx, "lock:compaction", host, ttl).Val() // want "lock key `\"lock:compaction\"` acquired with a non-unique token \\(`os\\.Hostname`\\)"
 }
 
 // Host name and pid, formatted together: still one value per process.
@@ -60,40 +60,40 @@ func hostPid(ctx context.Context, rdb *redis.Client) bool {
 		return false
 	}
 	owner := fmt.Sprintf("%s-%d", host, os.Getpid())
-	return rdb.SetNX(ctx, "lock:compaction", owner, ttl).Val() // want `not unique per acquisition \(os.(Hostname|Getpid)\)`
+	return rdb.SetNX(ctx, "lock:compaction", owner, ttl).Val() // want "lock key `\"lock:compaction\"` acquired with a non-unique token \\(`os\\.Getpid`\\)"
 }
 
 // An environment variable names the pod, not the acquisition.
 func podName(ctx context.Context, rdb redis.UniversalClient) bool {
-	return rdb.SetNX(ctx, "leader:scheduler", os.Getenv("POD_NAME"), ttl).Val() // want `\(os.Getenv\)`
+	return rdb.SetNX(ctx, "leader:scheduler", os.Getenv("POD_NAME"), ttl).Val() // want "lock key `\"leader:scheduler\"` acquired with a non-unique token \\(`os\\.Getenv`\\)"
 }
 
 // math/rand, v1 and v2.
 func mathRand(ctx context.Context, rdb *redis.Client) bool {
-	return rdb.SetNX(ctx, "lock:payout", strconv.Itoa(mrand.Int()), ttl).Val() // want `\(math/rand\): math/rand sources seeded alike`
+	return rdb.SetNX(ctx, "lock:payout", strconv.Itoa(mrand.Int()), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\)"
 }
 
 func mathRandV2(ctx context.Context, rdb *redis.Client) bool {
 	token := strconv.FormatUint(mrand2.Uint64(), 16)
-	return rdb.SetNX(ctx, "lock:payout", token, ttl).Val() // want `\(math/rand/v2\)`
+	return rdb.SetNX(ctx, "lock:payout", token, ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand/v2\\)"
 }
 
 // A buffer filled by math/rand and hex-encoded.
 func mathRandBuffer(ctx context.Context, rdb *redis.Client) bool {
 	b := make([]byte, 16)
 	mrand.Read(b)
-	return rdb.SetNX(ctx, "lock:payout", hex.EncodeToString(b), ttl).Val() // want `\(math/rand.Read\)`
+	return rdb.SetNX(ctx, "lock:payout", hex.EncodeToString(b), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\.Read\\)"
 }
 
 // The clock: two acquisitions in one tick collide.
 func unixNano(ctx context.Context, rdb *redis.Client) bool {
 	token := strconv.FormatInt(time.Now().UnixNano(), 10)
-	return rdb.SetNX(ctx, "lock:export", token, ttl).Val() // want `\(time.Now\): acquisitions in the same clock tick`
+	return rdb.SetNX(ctx, "lock:export", token, ttl).Val() // want "lock key `\"lock:export\"` acquired with a non-unique token \\(`time\\.Now`\\)"
 }
 
 func formattedTime(ctx context.Context, rdb *redis.Client) bool {
 	host, _ := os.Hostname()
-	return rdb.SetNX(ctx, "lock:export", host+"@"+time.Now().Format(time.RFC3339Nano), ttl).Val() // want `\(time.Now\)`
+	return rdb.SetNX(ctx, "lock:export", host+"@"+time.Now().Format(time.RFC3339Nano), ttl).Val() // want "lock key `\"lock:export\"` acquired with a non-unique token \\(`time\\.Now`\\)"
 }
 
 // A helper of the package that formats the process identity.
@@ -103,13 +103,13 @@ func ownerID() string {
 }
 
 func viaHelper(ctx context.Context, rdb *redis.Client, name string) bool {
-	return rdb.SetNX(ctx, "lock:"+name, ownerID(), ttl).Val() // want `returned by ownerID`
+	return rdb.SetNX(ctx, "lock:"+name, ownerID(), ttl).Val() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(`os\\.Getpid`, returned by `ownerID`\\)"
 }
 
 // Queued in a transaction: the value is still a constant.
 func pipelined(ctx context.Context, rdb *redis.Client) error {
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.SetNX(ctx, "lock:batch", "1", ttl) // want `\(the constant "1"\)`
+		pipe.SetNX(ctx, "lock:batch", "1", ttl) // want "lock key `\"lock:batch\"` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 		pipe.Incr(ctx, "batch:runs")
 		return nil
 	})
@@ -128,7 +128,7 @@ func NewLocker(rdb *redis.Client) *Locker {
 }
 
 func (l *Locker) Lock(ctx context.Context, name string) (bool, error) {
-	return l.rdb.SetNX(ctx, "locks:"+name, l.owner, ttl).Result() // want `\(field owner, set once in NewLocker\): it is made once and every acquisition stores it`
+	return l.rdb.SetNX(ctx, "locks:"+name, l.owner, ttl).Result() // want "lock key `\"locks:\" \\+ name` acquired with a non-unique token \\(field `owner`, set once in `NewLocker`\\)"
 }
 
 // An elector whose identity is drawn once, campaigning for a fixed key.
@@ -144,7 +144,7 @@ func NewElector(rdb redis.UniversalClient) *Elector {
 }
 
 func (e *Elector) Campaign(ctx context.Context) bool {
-	return e.rdb.SetNX(ctx, "service:leader", e.id, ttl).Val() // want `\(field id, set once in NewElector\)`
+	return e.rdb.SetNX(ctx, "service:leader", e.id, ttl).Val() // want "lock key `\"service:leader\"` acquired with a non-unique token \\(field `id`, set once in `NewElector`\\)"
 }
 
 // A worker loop that acquires, works and releases, round after round,
@@ -154,7 +154,7 @@ var unlock = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then retu
 func workerLoop(ctx context.Context, rdb *redis.Client, work func()) {
 	token := rand.Text()
 	for ctx.Err() == nil {
-		if rdb.SetNX(ctx, "lock:sweeper", token, ttl).Val() { // want `lock key "lock:sweeper" acquired again with the token token after the release on line 159: the token is made once and reused by every round`
+		if rdb.SetNX(ctx, "lock:sweeper", token, ttl).Val() { // want "lock key `\"lock:sweeper\"` acquired again with token `token` after the release on line 159"
 			work()
 			unlock.Run(ctx, rdb, []string{"lock:sweeper"}, token)
 		}
@@ -171,7 +171,7 @@ func tickLoop(ctx context.Context, rdb *redis.Client, jobs <-chan string) {
 	token := uuid.NewString()
 	for job := range jobs {
 		key := "lock:job:" + job
-		ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `acquired again with the token token after the release on line 178`
+		ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want "lock key `key` acquired again with token `token` after the release on line 178"
 		if err != nil || !ok {
 			continue
 		}
@@ -185,7 +185,7 @@ func twice(ctx context.Context, rdb *redis.Client) {
 	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() {
 		rdb.Del(ctx, "lock:a")
 	}
-	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() { // want `acquired again with the token token after the release on line 186`
+	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() { // want "lock key `\"lock:a\"` acquired again with token `token` after the release on line 186"
 		rdb.Del(ctx, "lock:a")
 	}
 }

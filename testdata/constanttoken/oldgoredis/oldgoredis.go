@@ -13,16 +13,16 @@ import (
 
 // go-redis v6 has no ctx: the value is the second argument.
 func v6(rdb *redisv6.Client) bool {
-	return rdb.SetNX("lock:feed", "locked", 30*time.Second).Val() // want `\(the constant "locked"\)`
+	return rdb.SetNX("lock:feed", "locked", 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `\"locked\"`\\)"
 }
 
 func v7(rdb *redisv7.Client) bool {
 	host, _ := os.Hostname()
-	return rdb.SetNX("lock:feed", host, 30*time.Second).Val() // want `\(os.Hostname\)`
+	return rdb.SetNX("lock:feed", host, 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(`os\\.Hostname`\\)"
 }
 
 func v8(ctx context.Context, rdb *redisv8.Client) bool {
-	return rdb.SetNX(ctx, "lock:feed", time.Now().Unix(), 30*time.Second).Val() // want `\(time.Now\)`
+	return rdb.SetNX(ctx, "lock:feed", time.Now().Unix(), 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(`time\\.Now`\\)"
 }
 
 // Near misses.

@@ -12,18 +12,18 @@ import (
 
 // SET NX with a literal.
 func literal(conn redis.Conn, job string) (bool, error) {
-	reply, err := redis.String(conn.Do("SET", "lock:"+job, "1", "NX", "PX", 30000)) // want `lock key "lock:" \+ job acquired with a token that is not unique per acquisition \(the constant "1"\)`
+	reply, err := redis.String(conn.Do("SET", "lock:"+job, "1", "NX", "PX", 30000)) // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	return reply == "OK", err
 }
 
 // SETNX with the process id.
 func pid(conn redis.Conn) (int, error) {
-	return redis.Int(conn.Do("SETNX", "mutex:reports", os.Getpid())) // want `\(os.Getpid\)`
+	return redis.Int(conn.Do("SETNX", "mutex:reports", os.Getpid())) // want "lock key `\"mutex:reports\"` acquired with a non-unique token \\(`os\\.Getpid`\\)"
 }
 
 // The clock, through DoContext.
 func clock(conn redis.ConnWithContext) error {
-	_, err := redis.DoContext(conn, nil, "SET", "lock:export", strconv.FormatInt(time.Now().UnixNano(), 10), "NX", "EX", 30) // want `\(time.Now\)`
+	_, err := redis.DoContext(conn, nil, "SET", "lock:export", strconv.FormatInt(time.Now().UnixNano(), 10), "NX", "EX", 30) // want "lock key `\"lock:export\"` acquired with a non-unique token \\(`time\\.Now`\\)"
 	return err
 }
 
@@ -41,7 +41,7 @@ func NewWorker(pool *redis.Pool) *Worker {
 func (w *Worker) Claim(task string) (bool, error) {
 	conn := w.pool.Get()
 	defer conn.Close()
-	reply, err := redis.String(conn.Do("SET", "task:"+task+":lock", w.id, "NX", "EX", 60)) // want `\(field id, set once in NewWorker\)`
+	reply, err := redis.String(conn.Do("SET", "task:"+task+":lock", w.id, "NX", "EX", 60)) // want "lock key `\"task:\" \\+ task \\+ \":lock\"` acquired with a non-unique token \\(field `id`, set once in `NewWorker`\\)"
 	return reply == "OK", err
 }
 
@@ -51,7 +51,7 @@ var unlock = redis.NewScript(1, `if redis.call("GET", KEYS[1]) == ARGV[1] then r
 func rounds(conn redis.Conn, n int) {
 	token := rand.Text()
 	for i := 0; i < n; i++ {
-		if _, err := conn.Do("SET", "lock:rounds", token, "NX", "PX", 1000); err != nil { // want `acquired again with the token token after the release on line 57`
+		if _, err := conn.Do("SET", "lock:rounds", token, "NX", "PX", 1000); err != nil { // want "lock key `\"lock:rounds\"` acquired again with token `token` after the release on line 57"
 			continue
 		}
 		unlock.Do(conn, "lock:rounds", token)

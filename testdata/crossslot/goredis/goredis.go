@@ -19,34 +19,34 @@ var acquire = redis.NewScript(acquireLua)
 
 // Concatenated keys with no hash tag, on a Cluster client.
 func obtainCluster(ctx context.Context, rdb *redis.ClusterClient, id, token string) (int64, error) {
-	return acquire.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Int64() // want `keys "lock:" \+ id and "fence:" \+ id of this script can hash to different Cluster slots \(no common \{hash tag\}\): through a ClusterClient on Redis Cluster the script fails with CROSSSLOT`
+	return acquire.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Int64() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // Sprintf keys through a UniversalClient.
 func obtainUniversal(ctx context.Context, rdb redis.UniversalClient, id, token string) error {
-	return rdb.Eval(ctx, acquireLua, []string{fmt.Sprintf("lock:%s", id), fmt.Sprintf("fence:%s", id)}, token, 30000).Err() // want `through a UniversalClient on Redis Cluster the script fails with CROSSSLOT; .*or issue the fence with fix.Obtain and fix.WithFencing`
+	return rdb.Eval(ctx, acquireLua, []string{fmt.Sprintf("lock:%s", id), fmt.Sprintf("fence:%s", id)}, token, 30000).Err() // want "`fmt\\.Sprintf\\(\"lock:%s\", id\\)` and `fmt\\.Sprintf\\(\"fence:%s\", id\\)` may hash to different Cluster slots; share one \\{hash tag\\}, or use `fix\\.WithFencing`"
 }
 
 // A plain *redis.Client is no Cluster client, but a lock key and a fence
 // key without a common tag break the day the lock moves to the Cluster.
 func obtainStandalone(ctx context.Context, rdb *redis.Client, id, token string) error {
-	return acquire.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Err() // want `keys "lock:" \+ id and "fence:" \+ id of this script can hash to different Cluster slots \(no common \{hash tag\}\): on Redis Cluster the script fails with CROSSSLOT`
+	return acquire.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Err() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // Hash tags around different values.
 func differentTags(ctx context.Context, rdb *redis.ClusterClient, order, sku, token string) error {
-	return acquire.Run(ctx, rdb, []string{fmt.Sprintf("lock:{%s}", order), fmt.Sprintf("fence:{%s}", sku)}, token, 30000).Err() // want `keys fmt.Sprintf\("lock:\{%s\}", order\) and fmt.Sprintf\("fence:\{%s\}", sku\)`
+	return acquire.Run(ctx, rdb, []string{fmt.Sprintf("lock:{%s}", order), fmt.Sprintf("fence:{%s}", sku)}, token, 30000).Err() // want "`fmt\\.Sprintf\\(\"lock:\\{%s\\}\", order\\)` and `fmt\\.Sprintf\\(\"fence:\\{%s\\}\", sku\\)` may hash to different Cluster slots"
 }
 
 // One key tagged, the other not: the slot of id is not the slot of
 // "fence:"+id.
 func oneTagged(ctx context.Context, rdb *redis.ClusterClient, id, token string) error {
-	return acquire.Run(ctx, rdb, []string{"lock:{" + id + "}", "fence:" + id}, token, 30000).Err() // want `can hash to different Cluster slots`
+	return acquire.Run(ctx, rdb, []string{"lock:{" + id + "}", "fence:" + id}, token, 30000).Err() // want "`\"lock:\\{\" \\+ id \\+ \"\\}\"` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // An empty tag does not count: the whole key is hashed.
 func emptyTag(ctx context.Context, rdb *redis.ClusterClient, id, token string) error {
-	return acquire.Run(ctx, rdb, []string{"lock:{}" + id, "fence:{}" + id}, token, 30000).Err() // want `can hash to different Cluster slots`
+	return acquire.Run(ctx, rdb, []string{"lock:{}" + id, "fence:{}" + id}, token, 30000).Err() // want "`\"lock:\\{\\}\" \\+ id` and `\"fence:\\{\\}\" \\+ id` may hash to different Cluster slots"
 }
 
 // Keys from helpers, script and client held by a struct, keys slice in a
@@ -65,29 +65,29 @@ func NewLocker(rdb *redis.ClusterClient) *Locker {
 
 func (l *Locker) Obtain(ctx context.Context, id, token string) (int64, error) {
 	keys := []string{lockKey(id), fenceKey(id)}
-	return l.script.Run(ctx, l.rdb, keys, token, 30000).Int64() // want `keys lockKey\(id\) and fenceKey\(id\) of this script`
+	return l.script.Run(ctx, l.rdb, keys, token, 30000).Int64() // want "`lockKey\\(id\\)` and `fenceKey\\(id\\)` may hash to different Cluster slots"
 }
 
 // Constant keys without a tag: their slots differ.
 func constantKeys(ctx context.Context, rdb *redis.ClusterClient, token string) error {
-	return acquire.Run(ctx, rdb, []string{"lock:feed", "fence:feed"}, token, 30000).Err() // want `keys "lock:feed" and "fence:feed"`
+	return acquire.Run(ctx, rdb, []string{"lock:feed", "fence:feed"}, token, 30000).Err() // want "`\"lock:feed\"` and `\"fence:feed\"` may hash to different Cluster slots"
 }
 
 // A Ring sends the script to the first key's shard.
 func ring(ctx context.Context, rdb *redis.Ring, user string) error {
-	return rdb.Eval(ctx, `redis.call('INCR', KEYS[1]) return redis.call('INCR', KEYS[2])`, []string{"visits:" + user, "visits:total:" + user}).Err() // want `a Ring runs the script on the shard of the first key`
+	return rdb.Eval(ctx, `redis.call('INCR', KEYS[1]) return redis.call('INCR', KEYS[2])`, []string{"visits:" + user, "visits:total:" + user}).Err() // want "`\"visits:\" \\+ user` and `\"visits:total:\" \\+ user` may be on different Ring shards"
 }
 
 // The script INCRs its second key: a fence counter whatever its name.
 const issueLua = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end return 0`
 
 func counterByScript(ctx context.Context, rdb *redis.Client, job, token string) error {
-	return rdb.Eval(ctx, issueLua, []string{"jobs:lock:" + job, "jobs:epoch:" + job}, token, 1000).Err() // want `keys "jobs:lock:" \+ job and "jobs:epoch:" \+ job`
+	return rdb.Eval(ctx, issueLua, []string{"jobs:lock:" + job, "jobs:epoch:" + job}, token, 1000).Err() // want "`\"jobs:lock:\" \\+ job` and `\"jobs:epoch:\" \\+ job` may hash to different Cluster slots"
 }
 
 // EVALSHA sends no script text, but its keys are known.
 func evalSha(ctx context.Context, rdb *redis.ClusterClient, sha, a, b string) error {
-	return rdb.EvalSha(ctx, sha, []string{"cart:" + a, "cart:" + b}).Err() // want `keys "cart:" \+ a and "cart:" \+ b`
+	return rdb.EvalSha(ctx, sha, []string{"cart:" + a, "cart:" + b}).Err() // want "`\"cart:\" \\+ a` and `\"cart:\" \\+ b` may hash to different Cluster slots"
 }
 
 // A read-only script on the Cluster, keys from a struct's constant
@@ -102,7 +102,7 @@ const (
 )
 
 func (f *Feeds) Read(ctx context.Context, id string) ([]any, error) {
-	return f.rdb.EvalRO(ctx, `return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2])}`, []string{feedPrefix + id, indexPrefix + id}).Slice() // want `keys feedPrefix \+ id and indexPrefix \+ id`
+	return f.rdb.EvalRO(ctx, `return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2])}`, []string{feedPrefix + id, indexPrefix + id}).Slice() // want "`feedPrefix \\+ id` and `indexPrefix \\+ id` may hash to different Cluster slots"
 }
 
 // Near miss: the same {tag} in both keys, written with Sprintf.

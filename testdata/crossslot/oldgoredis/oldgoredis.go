@@ -10,12 +10,12 @@ import (
 var acquire8 = redis.NewScript(`if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end return 0`)
 
 func obtainV8(ctx context.Context, rdb *redis.ClusterClient, id, token string) error {
-	return acquire8.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Err() // want `keys "lock:" \+ id and "fence:" \+ id of this script can hash to different Cluster slots`
+	return acquire8.Run(ctx, rdb, []string{"lock:" + id, "fence:" + id}, token, 30000).Err() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // v6 has no context parameter.
 func obtainV6(rdb *redis6.ClusterClient, id, token string) error {
-	return rdb.Eval(`return redis.call('INCR', KEYS[2])`, []string{"lock:" + id, "fence:" + id}, token).Err() // want `through a ClusterClient on Redis Cluster the script fails with CROSSSLOT`
+	return rdb.Eval(`return redis.call('INCR', KEYS[2])`, []string{"lock:" + id, "fence:" + id}, token).Err() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // Near miss: tagged keys on v8 and v6.

@@ -12,13 +12,13 @@ var acquire = redis.NewScript(2, acquireLua)
 
 // redigo has no Cluster client: only the lock and fence pair is reported.
 func obtainDo(conn redis.Conn, id, token string) (int64, error) {
-	return redis.Int64(conn.Do("EVAL", acquireLua, 2, "lock:"+id, "fence:"+id, token, 30000)) // want `keys "lock:" \+ id and "fence:" \+ id of this script can hash to different Cluster slots \(no common \{hash tag\}\): on Redis Cluster the script fails with CROSSSLOT`
+	return redis.Int64(conn.Do("EVAL", acquireLua, 2, "lock:"+id, "fence:"+id, token, 30000)) // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 func obtainScript(conn redis.Conn, job, token string) (int64, error) {
 	lock := fmt.Sprintf("jobs:%s:lock", job)
 	fence := fmt.Sprintf("jobs:%s:fence", job)
-	return redis.Int64(acquire.Do(conn, lock, fence, token, 30000)) // want `keys lock and fence of this script`
+	return redis.Int64(acquire.Do(conn, lock, fence, token, 30000)) // want "`lock` and `fence` may hash to different Cluster slots"
 }
 
 // Near miss: tagged keys.

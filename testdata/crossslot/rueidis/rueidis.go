@@ -11,11 +11,11 @@ const acquireLua = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) 
 var acquire = rueidis.NewLuaScript(acquireLua)
 
 func obtainLua(ctx context.Context, c rueidis.Client, id, token string) error {
-	return acquire.Exec(ctx, c, []string{"lock:" + id, "fence:" + id}, []string{token, "30000"}).Error() // want `keys "lock:" \+ id and "fence:" \+ id of this script can hash to different Cluster slots`
+	return acquire.Exec(ctx, c, []string{"lock:" + id, "fence:" + id}, []string{token, "30000"}).Error() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 func obtainBuilder(ctx context.Context, c rueidis.Client, id, token string) error {
-	return c.Do(ctx, c.B().Eval().Script(acquireLua).Numkeys(2).Key("lock:"+id, "fence:"+id).Arg(token, "30000").Build()).Error() // want `keys "lock:" \+ id and "fence:" \+ id`
+	return c.Do(ctx, c.B().Eval().Script(acquireLua).Numkeys(2).Key("lock:"+id, "fence:"+id).Arg(token, "30000").Build()).Error() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
 }
 
 // Near miss: tagged keys, and keys spread from a slice built at run time.

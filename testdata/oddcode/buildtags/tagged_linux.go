@@ -11,5 +11,5 @@ import (
 )
 
 func Release(ctx context.Context, rdb *redis.Client) {
-	rdb.Del(ctx, "lock:linux") // want `lock key "lock:linux" deleted without an owner check`
+	rdb.Del(ctx, "lock:linux") // want "DEL of lock key `\"lock:linux\"` without an owner check"
 }

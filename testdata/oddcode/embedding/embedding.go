@@ -28,17 +28,17 @@ type Mini interface {
 }
 
 func ThroughInterface(ctx context.Context, s Store) {
-	s.SetNX(ctx, "lock:"+s.Name(), "t", 0) // want `lock key "lock:" \+ s.Name\(\) acquired with no expiry` `\(the constant "t"\)`
+	s.SetNX(ctx, "lock:"+s.Name(), "t", 0) // want "lock key `\"lock:\" \\+ s\\.Name\\(\\)` acquired with no expiry" "lock key `\"lock:\" \\+ s\\.Name\\(\\)` acquired with a non-unique token \\(the constant `\"t\"`\\)"
 }
 
 func ThroughStruct(ctx context.Context, c *Conn) {
-	if c.SetNX(ctx, c.lockKey, "t", time.Second).Val() { // want `lock key c.lockKey acquired with a token that is not unique`
-		c.Del(ctx, c.lockKey) // want `lock key c.lockKey deleted without an owner check`
+	if c.SetNX(ctx, c.lockKey, "t", time.Second).Val() { // want "lock key `c\\.lockKey` acquired with a non-unique token \\(the constant `\"t\"`\\)"
+		c.Del(ctx, c.lockKey) // want "DEL of lock key `c\\.lockKey` without an owner check"
 	}
 }
 
 func ThroughOwnInterface(ctx context.Context, m Mini) {
-	m.Del(ctx, "lock:x") // want `lock key "lock:x" deleted without an owner check`
+	m.Del(ctx, "lock:x") // want "DEL of lock key `\"lock:x\"` without an owner check"
 }
 
 // Nil interface values and zero structs must not trip the model.

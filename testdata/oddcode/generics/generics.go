@@ -24,16 +24,16 @@ type Wrap[C redis.Cmdable] struct {
 }
 
 func (w *Wrap[C]) Acquire(ctx context.Context) bool {
-	return w.c.SetNX(ctx, w.key, "t", 0).Val() // want `lock key w.key acquired with no expiry` `lock key w.key acquired with a token that is not unique`
+	return w.c.SetNX(ctx, w.key, "t", 0).Val() // want "lock key `w\\.key` acquired with no expiry" "lock key `w\\.key` acquired with a non-unique token \\(the constant `\"t\"`\\)"
 }
 
 func (w *Wrap[C]) Release(ctx context.Context) {
-	w.c.Del(ctx, w.key) // want `lock key w.key deleted without an owner check`
+	w.c.Del(ctx, w.key) // want "DEL of lock key `w\\.key` without an owner check"
 }
 
 func Generic[L Locker](ctx context.Context, l L, name string) {
-	if l.SetNX(ctx, "lock:"+name, "t", time.Second).Val() { // want `lock key "lock:" \+ name acquired with a token that is not unique`
-		defer l.Del(ctx, "lock:"+name) // want `lock key "lock:" \+ name deleted without an owner check`
+	if l.SetNX(ctx, "lock:"+name, "t", time.Second).Val() { // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(the constant `\"t\"`\\)"
+		defer l.Del(ctx, "lock:"+name) // want "DEL of lock key `\"lock:\" \\+ name` without an owner check"
 	}
 }
 

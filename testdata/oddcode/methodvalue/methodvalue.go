@@ -18,7 +18,7 @@ func MethodValue(ctx context.Context, rdb *redis.Client) {
 }
 
 func MethodExpr(ctx context.Context, rdb *redis.Client) {
-	(*redis.Client).Del(rdb, ctx, "lock:c") // want `lock key "lock:c" deleted without an owner check`
+	(*redis.Client).Del(rdb, ctx, "lock:c") // want "DEL of lock key `\"lock:c\"` without an owner check"
 	ops := []func(context.Context, ...string) *redis.IntCmd{rdb.Del, rdb.Unlink}
 	for _, op := range ops {
 		op(ctx, "lock:d")
@@ -26,8 +26,8 @@ func MethodExpr(ctx context.Context, rdb *redis.Client) {
 }
 
 func Deferred(ctx context.Context, rdb *redis.Client) {
-	if rdb.SetNX(ctx, "lock:e", "t", time.Second).Val() { // want `lock key "lock:e" acquired with a token that is not unique`
-		defer rdb.Del(ctx, "lock:e") // want `lock key "lock:e" deleted without an owner check`
+	if rdb.SetNX(ctx, "lock:e", "t", time.Second).Val() { // want "lock key `\"lock:e\"` acquired with a non-unique token \\(the constant `\"t\"`\\)"
+		defer rdb.Del(ctx, "lock:e") // want "DEL of lock key `\"lock:e\"` without an owner check"
 	}
 	f := func(keys ...string) *redis.IntCmd { return rdb.Del(ctx, keys...) }
 	f("lock:f")

@@ -19,7 +19,7 @@ func extend(ctx context.Context, rdb *redis.Client, lockKey, token string, ttl t
 	if cur != token {
 		return ErrLost
 	}
-	return rdb.PExpire(ctx, lockKey, ttl).Err() // want `GET on line 15 and this PEXPIRE of lock key lockKey are two round trips`
+	return rdb.PExpire(ctx, lockKey, ttl).Err() // want "GET on line 15 and this PEXPIRE of lock key `lockKey` are two round trips"
 }
 
 // The same shape, renewing by re-SET: it overwrites the next holder.
@@ -27,7 +27,7 @@ func extendBySet(ctx context.Context, rdb *redis.Client, lockKey, token string, 
 	if rdb.Get(ctx, lockKey).Val() != token {
 		return ErrLost
 	}
-	return rdb.Set(ctx, lockKey, token, ttl).Err() // want `GET on line 27 and this SET of lock key lockKey are two round trips: .* the SET overwrites that holder's lock`
+	return rdb.Set(ctx, lockKey, token, ttl).Err() // want "GET on line 27 and this SET of lock key `lockKey` are two round trips"
 }
 
 // Near miss: the compare and the PEXPIRE inside WATCH/MULTI/EXEC on the key.
@@ -54,7 +54,7 @@ func extendUnwatched(ctx context.Context, rdb *redis.Client, lockKey, token stri
 		return ErrLost
 	}
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.PExpire(ctx, lockKey, ttl) // want `GET on line 53 and this PEXPIRE of lock key lockKey are two round trips`
+		pipe.PExpire(ctx, lockKey, ttl) // want "GET on line 53 and this PEXPIRE of lock key `lockKey` are two round trips"
 		return nil
 	})
 	return err

@@ -27,7 +27,7 @@ func runExclusive(ctx context.Context, rdb *redis.Client, jobID, token string, w
 			case <-done:
 				return
 			case <-ticker.C:
-				if err := rdb.PExpire(ctx, key, leaseTTL).Err(); err != nil { // want `PEXPIRE of lock key key without an owner check`
+				if err := rdb.PExpire(ctx, key, leaseTTL).Err(); err != nil { // want "PEXPIRE of lock key `key` without an owner check"
 					log.Printf("renew %s: %v", key, err)
 				}
 			}
@@ -74,16 +74,16 @@ func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
 }
 
 func (m *Mutex) Refresh(ctx context.Context, ttl time.Duration) error {
-	return m.rdb.PExpire(ctx, m.key, ttl).Err() // want `PEXPIRE of lock key m.key without an owner check`
+	return m.rdb.PExpire(ctx, m.key, ttl).Err() // want "PEXPIRE of lock key `m\\.key` without an owner check"
 }
 
 func (m *Mutex) Extend(ctx context.Context) {
-	m.rdb.Expire(ctx, m.key, leaseTTL) // want `EXPIRE of lock key m.key without an owner check`
+	m.rdb.Expire(ctx, m.key, leaseTTL) // want "EXPIRE of lock key `m\\.key` without an owner check"
 }
 
 // EXPIREAT takes a time, not a lease length: reported, no fix.
 func (m *Mutex) ExtendUntil(ctx context.Context, until time.Time) error {
-	return m.rdb.ExpireAt(ctx, m.key, until).Err() // want `EXPIREAT of lock key m.key without an owner check`
+	return m.rdb.ExpireAt(ctx, m.key, until).Err() // want "EXPIREAT of lock key `m\\.key` without an owner check"
 }
 
 // Near miss: SET IFEQ renews only while the value is still our token.
@@ -103,7 +103,7 @@ func keepLeadership(ctx context.Context, rdb redis.UniversalClient, service stri
 	ticker := time.NewTicker(5 * time.Second)
 	defer ticker.Stop()
 	for range ticker.C {
-		rdb.Expire(ctx, leaderKey(service), 15*time.Second) // want `EXPIRE of lock key leaderKey\(service\) without an owner check`
+		rdb.Expire(ctx, leaderKey(service), 15*time.Second) // want "EXPIRE of lock key `leaderKey\\(service\\)` without an owner check"
 	}
 }
 

@@ -27,11 +27,11 @@ func (l *Lease) Acquire(ctx context.Context) (bool, error) {
 
 // v8 has no fix.Refresh rewrite: fix is written for v9.
 func (l *Lease) Renew(ctx context.Context) (bool, error) {
-	return l.client.PExpire(ctx, l.name, l.ttl).Result() // want `PEXPIRE of lock key l.name without an owner check`
+	return l.client.PExpire(ctx, l.name, l.ttl).Result() // want "PEXPIRE of lock key `l\\.name` without an owner check"
 }
 
 func (l *Lease) RenewAt(ctx context.Context, at time.Time) error {
-	return l.client.PExpireAt(ctx, l.name, at).Err() // want `PEXPIREAT of lock key l.name without an owner check`
+	return l.client.PExpireAt(ctx, l.name, at).Err() // want "PEXPIREAT of lock key `l\\.name` without an owner check"
 }
 
 // Near miss: a cache entry's TTL is refreshed on read.

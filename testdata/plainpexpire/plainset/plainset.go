@@ -11,7 +11,7 @@ import (
 // The "acquire" is a plain SET: it takes the lock from whoever holds it.
 func lockInvoice(ctx context.Context, rdb *redis.Client, invoiceID, owner string) error {
 	key := fmt.Sprintf("invoice:%s:lock", invoiceID)
-	return rdb.Set(ctx, key, owner, 30*time.Second).Err() // want `SET of lock key key without NX overwrites whoever holds the lock now`
+	return rdb.Set(ctx, key, owner, 30*time.Second).Err() // want "SET of lock key `key` without NX overwrites whoever holds it"
 }
 
 // Near miss: the same acquire with NX.
@@ -32,7 +32,7 @@ func (l *leaderLease) acquire(ctx context.Context) bool {
 
 // Renewal by re-SET of a key acquired with NX elsewhere.
 func (l *leaderLease) renew(ctx context.Context) error {
-	return l.rdb.SetEx(ctx, l.key, l.node, 10*time.Second).Err() // want `SET of lock key l.key without NX or IFEQ overwrites whoever holds the lock now`
+	return l.rdb.SetEx(ctx, l.key, l.node, 10*time.Second).Err() // want "SET of lock key `l\\.key` without NX or IFEQ overwrites whoever holds it"
 }
 
 // Near miss: SET XX with the options unknown to the model (a variable).

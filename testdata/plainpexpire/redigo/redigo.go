@@ -23,7 +23,7 @@ func (l *locker) heartbeat(name string, ttl time.Duration, stop <-chan struct{})
 			return
 		case <-t.C:
 			conn := l.pool.Get()
-			_, err := conn.Do("PEXPIRE", lockKey(name), ttl.Milliseconds()) // want `PEXPIRE of lock key lockKey\(name\) without an owner check`
+			_, err := conn.Do("PEXPIRE", lockKey(name), ttl.Milliseconds()) // want "PEXPIRE of lock key `lockKey\\(name\\)` without an owner check"
 			conn.Close()
 			if err != nil {
 				return
@@ -34,7 +34,7 @@ func (l *locker) heartbeat(name string, ttl time.Duration, stop <-chan struct{})
 
 // EXPIRE in seconds, through redis.DoWithTimeout.
 func extendMutex(c redis.Conn, id string) error {
-	_, err := redis.DoWithTimeout(c, time.Second, "EXPIRE", "mutex:"+id, 30) // want `EXPIRE of lock key "mutex:" \+ id without an owner check`
+	_, err := redis.DoWithTimeout(c, time.Second, "EXPIRE", "mutex:"+id, 30) // want "EXPIRE of lock key `\"mutex:\" \\+ id` without an owner check"
 	return err
 }
 

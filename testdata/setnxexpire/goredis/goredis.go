@@ -48,7 +48,7 @@ func differentKey(ctx context.Context, rdb *redis.Client, token string) {
 // Inside a pipeline the EXPIRE runs whatever SETNX answered.
 func pipelined(ctx context.Context, rdb *redis.ClusterClient, key, token string) error {
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.SetNX(ctx, key, token, 0) // want `queued together, the EXPIRE runs even when SETNX fails`
+		pipe.SetNX(ctx, key, token, 0) // want `the EXPIRE queued on line 52 runs even when this SETNX fails`
 		pipe.Expire(ctx, key, lockTTL)
 		return nil
 	})
@@ -68,7 +68,7 @@ func setArgsTTL(ctx context.Context, rdb *redis.Client, token string) {
 
 // A lock acquired with no expiry at all.
 func permanent(ctx context.Context, rdb *redis.Client, id string) bool {
-	return rdb.SetNX(ctx, "lock:"+id, "held", 0).Val() // want `lock key "lock:" \+ id acquired with no expiry`
+	return rdb.SetNX(ctx, "lock:"+id, "held", 0).Val() // want "lock key `\"lock:\" \\+ id` acquired with no expiry"
 }
 
 // Near miss: a one-time marker that is not a lock.
@@ -97,7 +97,7 @@ type store struct{ *redis.Client }
 func lockKeyFor(id string) string { return "jobs:" + id }
 
 func (s store) claim(ctx context.Context, id, token string, ttl time.Duration) {
-	s.SetNX(ctx, lockKeyFor(id), token, 0) // want `SETNX and the EXPIRE on line 101`
+	s.SetNX(ctx, lockKeyFor(id), token, 0) // want `SETNX and the EXPIRE on line 101 are separate commands`
 	s.Expire(ctx, lockKeyFor(id), ttl)
 }
 
@@ -119,12 +119,12 @@ func suppressed(ctx context.Context, rdb *redis.Client) {
 // Not suppressed: an ignore directive needs a reason.
 func noReason(ctx context.Context, rdb *redis.Client) {
 	//locklint:ignore setnxexpire
-	rdb.SetNX(ctx, "lock:migrate", "1", 0) // want `SETNX and the EXPIRE`
+	rdb.SetNX(ctx, "lock:migrate", "1", 0) // want `SETNX and the EXPIRE on line 123 are separate commands`
 	rdb.Expire(ctx, "lock:migrate", time.Hour)
 }
 
 // Type parameters wrapping a client.
 func generic[C redis.Cmdable](ctx context.Context, c C, key string, ttl time.Duration) {
-	c.SetNX(ctx, key, "x", 0) // want `SETNX and the EXPIRE on line 129`
+	c.SetNX(ctx, key, "x", 0) // want `SETNX and the EXPIRE on line 129 are separate commands`
 	c.Expire(ctx, key, ttl)
 }

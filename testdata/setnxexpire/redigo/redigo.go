@@ -35,7 +35,7 @@ func acquireCtx(ctx context.Context, conn redis.Conn, key, token string) error {
 // MULTI/EXEC: the EXPIRE is queued and runs even when SETNX fails.
 func transaction(conn redis.Conn, token string) error {
 	conn.Send("MULTI")
-	conn.Send("SETNX", "mutex:billing", token) // want `queued together, the EXPIRE runs even when SETNX fails`
+	conn.Send("SETNX", "mutex:billing", token) // want `the EXPIRE queued on line 39 runs even when this SETNX fails`
 	conn.Send("EXPIRE", "mutex:billing", 10)
 	_, err := conn.Do("EXEC")
 	return err
@@ -43,7 +43,7 @@ func transaction(conn redis.Conn, token string) error {
 
 // Lock key with no expiry at all.
 func forever(conn redis.Conn) {
-	conn.Do("SETNX", "leader", "me") // want `lock key "leader" acquired with no expiry`
+	conn.Do("SETNX", "leader", "me") // want "lock key `\"leader\"` acquired with no expiry"
 }
 
 // Near miss: a marker key set once.

@@ -17,7 +17,7 @@ func acquire(ctx context.Context, client rueidis.Client, key, token string) erro
 // SET NX without Ex/Px, then PEXPIRE, pipelined with DoMulti.
 func pipelined(ctx context.Context, client rueidis.Client, token string) {
 	client.DoMulti(ctx,
-		client.B().Set().Key("lock:feed").Value(token).Nx().Build(), // want `queued together, the PEXPIRE runs even when SETNX fails`
+		client.B().Set().Key("lock:feed").Value(token).Nx().Build(), // want `the PEXPIRE queued on line 21 runs even when this SETNX fails`
 		client.B().Pexpire().Key("lock:feed").Milliseconds(30000).Build(),
 	)
 }
@@ -29,5 +29,5 @@ func atomic(ctx context.Context, client rueidis.Client, token string) error {
 
 // Lock key with no expiry at all.
 func forever(ctx context.Context, client rueidis.Client, token string) error {
-	return client.Do(ctx, client.B().Setnx().Key("lock:feed").Value(token).Build()).Error() // want `lock key "lock:feed" acquired with no expiry`
+	return client.Do(ctx, client.B().Setnx().Key("lock:feed").Value(token).Build()).Error() // want "lock key `\"lock:feed\"` acquired with no expiry"
 }

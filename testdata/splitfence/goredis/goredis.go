@@ -19,12 +19,12 @@ func afterSetNX(ctx context.Context, rdb *redis.Client, sku, token string) (int6
 	if err != nil || !ok {
 		return 0, errBusy
 	}
-	return rdb.Incr(ctx, "lock:{"+sku+"}:fence").Result() // want `fence counter "lock:\{" \+ sku \+ "\}:fence" incremented in a separate round trip after the acquire \(SET NX on line 18\): a holder that pauses between the two.*fix.WithFencing\(\)`
+	return rdb.Incr(ctx, "lock:{"+sku+"}:fence").Result() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 18 is a separate round trip; use `fix\\.WithFencing`"
 }
 
 // Before the acquire: fences are not ordered like acquisitions.
 func beforeSetNX(ctx context.Context, rdb *redis.Client, name, token string) (int64, error) {
-	fence, err := rdb.Incr(ctx, fmt.Sprintf("fence:%s", name)).Result() // want `fence counter fmt.Sprintf\("fence:%s", name\) incremented before the acquire \(SETNX on line 31\)`
+	fence, err := rdb.Incr(ctx, fmt.Sprintf("fence:%s", name)).Result() // want "INCR of fence `fmt\\.Sprintf\\(\"fence:%s\", name\\)` before the SETNX on line 31 is a separate round trip"
 	if err != nil {
 		return 0, err
 	}
@@ -39,7 +39,7 @@ func setArgs(ctx context.Context, rdb redis.UniversalClient, job, token string) 
 	if err := rdb.SetArgs(ctx, "jobs:"+job+":lock", token, redis.SetArgs{Mode: "NX", TTL: ttl}).Err(); err != nil {
 		return 0, err
 	}
-	return rdb.IncrBy(ctx, "jobs:"+job+":fencing", 1).Result() // want `fence counter "jobs:" \+ job \+ ":fencing" incremented in a separate round trip after the acquire \(SET NX on line 39\)`
+	return rdb.IncrBy(ctx, "jobs:"+job+":fencing", 1).Result() // want "INCR of fence `\"jobs:\" \\+ job \\+ \":fencing\"` after the SET NX on line 39 is a separate round trip"
 }
 
 // A counter of the lock's owners, named after the lock key.
@@ -47,7 +47,7 @@ func epoch(ctx context.Context, rdb *redis.Client, lockKey, token string) int64 
 	if !rdb.SetNX(ctx, lockKey, token, ttl).Val() {
 		return 0
 	}
-	return rdb.Incr(ctx, lockKey+":epoch").Val() // want `fence counter lockKey \+ ":epoch" incremented in a separate round trip`
+	return rdb.Incr(ctx, lockKey+":epoch").Val() // want "INCR of fence `lockKey \\+ \":epoch\"` after the SET NX on line 47 is a separate round trip"
 }
 
 // A leader's term, next to the leader key.
@@ -55,7 +55,7 @@ func leaderTerm(ctx context.Context, rdb redis.UniversalClient, svc, id string) 
 	if !rdb.SetNX(ctx, "leader:{"+svc+"}", id, ttl).Val() {
 		return 0, false
 	}
-	return rdb.Incr(ctx, "leader:{"+svc+"}:generation").Val(), true // want `fence counter "leader:\{" \+ svc \+ "\}:generation"`
+	return rdb.Incr(ctx, "leader:{"+svc+"}:generation").Val(), true // want "INCR of fence `\"leader:\\{\" \\+ svc \\+ \"\\}:generation\"` after the SET NX on line 55 is a separate round trip"
 }
 
 // The key says nothing, but the reply is the fence.
@@ -63,7 +63,7 @@ func namedReply(ctx context.Context, rdb *redis.Client, job, token string) (int6
 	if !rdb.SetNX(ctx, "lock:"+job, token, ttl).Val() {
 		return 0, errBusy
 	}
-	fence, err := rdb.Incr(ctx, "jobs:"+job+":n").Result() // want `fence counter "jobs:" \+ job \+ ":n" incremented in a separate round trip`
+	fence, err := rdb.Incr(ctx, "jobs:"+job+":n").Result() // want "INCR of fence `\"jobs:\" \\+ job \\+ \":n\"` after the SET NX on line 63 is a separate round trip"
 	return fence, err
 }
 
@@ -77,7 +77,7 @@ func leaseToken(ctx context.Context, rdb *redis.Client, name, owner string) *Lea
 	if !rdb.SetNX(ctx, "lease:"+name, owner, ttl).Val() {
 		return nil
 	}
-	return &Lease{Name: name, Token: rdb.Incr(ctx, "lease:"+name+":counter").Val()} // want `fence counter "lease:" \+ name \+ ":counter" incremented in a separate round trip`
+	return &Lease{Name: name, Token: rdb.Incr(ctx, "lease:"+name+":counter").Val()} // want "INCR of fence `\"lease:\" \\+ name \\+ \":counter\"` after the SET NX on line 77 is a separate round trip"
 }
 
 // Methods of a locker type, the fence key a field.
@@ -96,7 +96,7 @@ func (l *FencedLock) Lock(ctx context.Context) (int64, error) {
 	if !ok {
 		return 0, errBusy
 	}
-	return l.rdb.Incr(ctx, l.fenceKey).Result() // want `fence counter l.fenceKey incremented in a separate round trip after the acquire \(SET NX on line 92\)`
+	return l.rdb.Incr(ctx, l.fenceKey).Result() // want "INCR of fence `l\\.fenceKey` after the SET NX on line 92 is a separate round trip"
 }
 
 // The acquire is in a helper of the package.
@@ -108,7 +108,7 @@ func (l *FencedLock) LockViaHelper(ctx context.Context) (int64, error) {
 	if ok, err := l.tryLock(ctx); err != nil || !ok {
 		return 0, errBusy
 	}
-	return l.rdb.Incr(ctx, l.fenceKey).Result() // want `\(the acquire through tryLock on line 108\)`
+	return l.rdb.Incr(ctx, l.fenceKey).Result() // want "INCR of fence `l\\.fenceKey` after `tryLock` on line 108 is a separate round trip"
 }
 
 // Queued in one pipeline, but a pipeline is not a transaction.
@@ -117,7 +117,7 @@ func pipelined(ctx context.Context, rdb *redis.ClusterClient, sku, token string)
 	var ok *redis.BoolCmd
 	_, err := rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		ok = pipe.SetNX(ctx, "lock:{"+sku+"}", token, ttl)
-		fence = pipe.Incr(ctx, "lock:{"+sku+"}:fence") // want `fence counter "lock:\{" \+ sku \+ "\}:fence" is queued beside the acquire \(SET NX on line 119\) but not in its transaction`
+		fence = pipe.Incr(ctx, "lock:{"+sku+"}:fence") // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` is pipelined with the SET NX on line 119, not in a transaction"
 		return nil
 	})
 	if err != nil || !ok.Val() {
@@ -132,7 +132,7 @@ func txAfter(ctx context.Context, rdb *redis.Client, sku, token string) error {
 		return errBusy
 	}
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.Incr(ctx, "fence:"+sku) // want `fence counter "fence:" \+ sku incremented in a separate round trip after the acquire \(SET NX on line 131\)`
+		pipe.Incr(ctx, "fence:"+sku) // want "INCR of fence `\"fence:\" \\+ sku` after the SET NX on line 131 is a separate round trip"
 		pipe.Set(ctx, "audit:"+sku, token, 0)
 		return nil
 	})
@@ -147,13 +147,43 @@ func inClosure(ctx context.Context, rdb *redis.Client, token string, retry func(
 	var fence int64
 	err := retry(func() error {
 		var err error
-		fence, err = rdb.Incr(ctx, "mutex:billing:fence").Result() // want `fence counter "mutex:billing:fence" incremented in a separate round trip`
+		fence, err = rdb.Incr(ctx, "mutex:billing:fence").Result() // want "INCR of fence `\"mutex:billing:fence\"` after the SET NX on line 144 is a separate round trip"
 		return err
 	})
 	return fence, err
 }
 
+// The fence is known by the constant's name, not by its text.
+const fenceCounterPrefix = "fc:"
+
+func namedConst(ctx context.Context, rdb *redis.Client, sku, token string) (int64, error) {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0, errBusy
+	}
+	return rdb.Incr(ctx, fenceCounterPrefix+sku).Result() // want "INCR of fence `fenceCounterPrefix \\+ sku` after the SET NX on line 160 is a separate round trip"
+}
+
+// ... or by the type whose field holds the key.
+type FenceCounter struct{ key string }
+
+func (c *FenceCounter) next(ctx context.Context, rdb *redis.Client, sku, token string) (int64, error) {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0, errBusy
+	}
+	return rdb.Incr(ctx, c.key).Result() // want "INCR of fence `c\\.key` after the SET NX on line 170 is a separate round trip"
+}
+
 // Near misses.
+
+// A counter type that names no fence.
+type HitCounter struct{ key string }
+
+func (c *HitCounter) next(ctx context.Context, rdb *redis.Client, sku, token string) int64 {
+	if !rdb.SetNX(ctx, "lock:{"+sku+"}", token, ttl).Val() {
+		return 0
+	}
+	return rdb.Incr(ctx, c.key).Val()
+}
 
 // The fix: acquire and INCR in one script.
 var acquireFenced = redis.NewScript(`

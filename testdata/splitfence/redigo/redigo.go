@@ -13,7 +13,7 @@ func afterSet(conn redis.Conn, name, token string) (int64, error) {
 	if _, err := redis.String(conn.Do("SET", "lock:"+name, token, "NX", "PX", 30000)); err != nil {
 		return 0, errBusy
 	}
-	return redis.Int64(conn.Do("INCR", "lock:"+name+":fence")) // want `fence counter "lock:" \+ name \+ ":fence" incremented in a separate round trip after the acquire \(SET NX on line 13\)`
+	return redis.Int64(conn.Do("INCR", "lock:"+name+":fence")) // want "INCR of fence `\"lock:\" \\+ name \\+ \":fence\"` after the SET NX on line 13 is a separate round trip"
 }
 
 // SETNX, then INCRBY of the lock's epoch.
@@ -22,13 +22,13 @@ func epoch(conn redis.Conn, token string) (int64, error) {
 	if err != nil || n == 0 {
 		return 0, errBusy
 	}
-	return redis.Int64(conn.Do("INCRBY", "mutex:ledger:epoch", 1)) // want `fence counter "mutex:ledger:epoch" incremented in a separate round trip after the acquire \(SETNX on line 21\)`
+	return redis.Int64(conn.Do("INCRBY", "mutex:ledger:epoch", 1)) // want "INCR of fence `\"mutex:ledger:epoch\"` after the SETNX on line 21 is a separate round trip"
 }
 
 // Sent in one pipeline, not in a transaction.
 func pipelined(conn redis.Conn, token string) error {
 	conn.Send("SET", "lock:feed", token, "NX", "PX", 30000)
-	conn.Send("INCR", "lock:feed:fence") // want `fence counter "lock:feed:fence" is queued beside the acquire \(SET NX on line 30\) but not in its transaction`
+	conn.Send("INCR", "lock:feed:fence") // want "INCR of fence `\"lock:feed:fence\"` is pipelined with the SET NX on line 30, not in a transaction"
 	return conn.Flush()
 }
 

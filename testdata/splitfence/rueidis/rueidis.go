@@ -15,12 +15,12 @@ func afterSet(ctx context.Context, client rueidis.Client, sku, token string) (in
 	if err := client.Do(ctx, client.B().Set().Key("lock:{"+sku+"}").Value(token).Nx().Px(30*time.Second).Build()).Error(); err != nil {
 		return 0, errBusy
 	}
-	return client.Do(ctx, client.B().Incr().Key("lock:{"+sku+"}:fence").Build()).AsInt64() // want `fence counter "lock:\{" \+ sku \+ "\}:fence" incremented in a separate round trip after the acquire \(SET NX on line 15\)`
+	return client.Do(ctx, client.B().Incr().Key("lock:{"+sku+"}:fence").Build()).AsInt64() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 15 is a separate round trip"
 }
 
 // The fence drawn first.
 func before(ctx context.Context, client rueidis.Client, token string) (int64, error) {
-	fence, err := client.Do(ctx, client.B().Incr().Key("fencing:payouts").Build()).AsInt64() // want `incremented before the acquire \(SETNX on line 27\)`
+	fence, err := client.Do(ctx, client.B().Incr().Key("fencing:payouts").Build()).AsInt64() // want "INCR of fence `\"fencing:payouts\"` before the SETNX on line 27 is a separate round trip"
 	if err != nil {
 		return 0, err
 	}

@@ -14,7 +14,7 @@ const ttl = 30 * time.Second
 
 // The classic: spin on SETNX with a constant sleep.
 func lockForever(ctx context.Context, rdb *redis.Client, key, token string) {
-	for { // want `lock acquisition retried with no bound: .*; the constant sleep also makes every waiting worker retry in lockstep`
+	for { // want "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `fix\\.WithMaxWait`"
 		if rdb.SetNX(ctx, key, token, ttl).Val() {
 			return
 		}
@@ -74,7 +74,7 @@ func lockOrError(ctx context.Context, rdb *redis.Client, key, token string) erro
 func lockLogged(ctx context.Context, rdb *redis.Client, key, token string) {
 	start := time.Now()
 	attempts := 0
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		attempts++
 		if rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: ttl}).Err() == nil {
 			log.Printf("locked %s after %d attempts in %v", key, attempts, time.Since(start))
@@ -162,7 +162,7 @@ func fireAndForget(ctx context.Context, rdb *redis.Client, keys []string) {
 // Only the inner loop is reported.
 func nested(ctx context.Context, rdb *redis.Client, keys []string, token string) {
 	for _, key := range keys {
-		for { // want `lock acquisition retried with no bound`
+		for { // want `lock acquisition retried with no bound, at a constant interval`
 			if rdb.SetNX(ctx, key, token, ttl).Val() {
 				break
 			}
@@ -173,7 +173,7 @@ func nested(ctx context.Context, rdb *redis.Client, keys []string, token string)
 
 // A bounded inner loop inside an unbounded outer loop retries forever.
 func rounds(ctx context.Context, rdb *redis.Client, key, token string) {
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		for i := 0; i < 3; i++ {
 			if rdb.SetNX(ctx, key, token, ttl).Val() {
 				return
@@ -186,7 +186,7 @@ func rounds(ctx context.Context, rdb *redis.Client, key, token string) {
 // Labelled break out of the outer loop on success only.
 func labelled(ctx context.Context, rdb *redis.Client, keys []string, token string) {
 retry:
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		for _, key := range keys {
 			if !rdb.SetNX(ctx, key, token, ttl).Val() {
 				time.Sleep(10 * time.Millisecond)
@@ -217,7 +217,7 @@ func closure(ctx context.Context, rdb *redis.Client, key, token string) {
 	try := func() bool {
 		return rdb.SetNX(ctx, key, token, ttl).Val()
 	}
-	for !try() { // want `lock acquisition retried with no bound`
+	for !try() { // want `lock acquisition retried with no bound, at a constant interval`
 		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -234,7 +234,7 @@ func counterNotCompared(c redis.Conn, token string) int {
 
 func sinceInLogOnly(c redis.Conn, token string) {
 	start := time.Now()
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		if tryLock(c, token) {
 			fmt.Println("locked after", time.Since(start))
 			break
@@ -253,7 +253,7 @@ func timeAsLockValue(c redis.Conn) {
 }
 
 func slowLogIsNoExit(c redis.Conn, token string, start time.Time) {
-	for !tryLock(c, token) { // want `lock acquisition retried with no bound`
+	for !tryLock(c, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		if time.Since(start) > time.Minute {
 			fmt.Println("still waiting for", lockKey)
 		}

@@ -12,7 +12,7 @@ import (
 
 // go-redis v8, the acquire in a select-paced loop with no exit but success.
 func v8Spin(ctx context.Context, rdb *redisv8.Client, key, token string) {
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		if rdb.SetNX(ctx, key, token, time.Minute).Val() {
 			return
 		}
@@ -47,7 +47,7 @@ var spin = func(ctx context.Context, rdb *redisv8.Client) {
 
 func odd(ctx context.Context, rdb *redisv8.Client) {
 	go func() {
-		for !rdb.SetNX(ctx, "lock:bg", 1, time.Minute).Val() { // want `lock acquisition retried with no bound`
+		for !rdb.SetNX(ctx, "lock:bg", 1, time.Minute).Val() { // want `lock acquisition retried with no bound, at a constant interval`
 			time.Sleep(time.Second)
 		}
 	}()

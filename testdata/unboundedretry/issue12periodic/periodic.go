@@ -187,7 +187,7 @@ func waitRedigo(c redigo.Conn, token string, tick <-chan time.Time) error { // w
 // retry, not one acquire per iteration.
 func flagFromAcquire(ctx context.Context, rdb *redis.Client, key, token string) {
 	locked := false
-	for !locked { // want `lock acquisition retried with no bound`
+	for !locked { // want `lock acquisition retried with no bound, at a constant interval`
 		locked = rdb.SetNX(ctx, key, token, ttl).Val()
 		if !locked {
 			time.Sleep(10 * time.Millisecond)
@@ -197,7 +197,7 @@ func flagFromAcquire(ctx context.Context, rdb *redis.Client, key, token string) 
 
 func flagSetOnSuccess(ctx context.Context, rdb *redis.Client, key, token string) {
 	got := false
-	for !got { // want `lock acquisition retried with no bound`
+	for !got { // want `lock acquisition retried with no bound, at a constant interval`
 		if rdb.SetNX(ctx, key, token, ttl).Val() {
 			got = true
 		} else {

@@ -29,7 +29,7 @@ func windowOpen(ctx context.Context, rdb *redis.Client, key, token string) bool 
 
 // Near miss: the window is remade every iteration.
 func windowRemade(ctx context.Context, rdb *redis.Client, key, token string) bool { // want windowRemade:"acquires lock via"
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		if rdb.SetNX(ctx, key, token, ttl).Val() {
 			return true
 		}

@@ -52,7 +52,7 @@ func windowPointer(ctx context.Context, rdb *redis.Client, key, token string) bo
 
 // Near miss: a fresh window every iteration never closes.
 func windowBuiltInside(ctx context.Context, rdb *redis.Client, key, token string) error { // want windowBuiltInside:"acquires lock via"
-	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		w := newWindow(5 * time.Second)
 		if w.over() {
 			return errBusy
@@ -78,7 +78,7 @@ func deadlineArgument(ctx context.Context, rdb *redis.Client, key, token string,
 
 // Near miss: the deadline passed is recomputed from the clock each time.
 func deadlineRecomputed(ctx context.Context, rdb *redis.Client, key, token string, d time.Duration) error { // want deadlineRecomputed:"acquires lock via"
-	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		if expired(time.Now().Add(d)) {
 			return errBusy
 		}
@@ -120,7 +120,7 @@ func closureFixedDeadline(ctx context.Context, rdb *redis.Client, key, token str
 func closureMovedDeadline(ctx context.Context, rdb *redis.Client, key, token string) bool { // want closureMovedDeadline:"acquires lock via"
 	var deadline time.Time
 	timedOut := func() bool { return time.Now().After(deadline) }
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		deadline = time.Now().Add(2 * time.Second)
 		if tryLock(ctx, rdb, key, token) {
 			return true
@@ -283,7 +283,7 @@ func genericHelperConstant(ctx context.Context, rdb *redis.Client, key, token st
 // clock reading.
 func deadlineNeverCompared(ctx context.Context, rdb *redis.Client, key, token string, start time.Time) error { // want deadlineNeverCompared:"acquires lock via"
 	deadline := time.Now().Add(5 * time.Second)
-	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		if deadline.Before(start) {
 			return errBusy
 		}
@@ -295,7 +295,7 @@ func deadlineNeverCompared(ctx context.Context, rdb *redis.Client, key, token st
 // Near miss: the deadline is recomputed inside the loop before the
 // comparison.
 func deadlineMovedInline(ctx context.Context, rdb *redis.Client, key, token string) error { // want deadlineMovedInline:"acquires lock via"
-	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound`
+	for !tryLock(ctx, rdb, key, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		deadline := time.Now().Add(5 * time.Second)
 		if time.Now().After(deadline) {
 			return errBusy
@@ -310,7 +310,7 @@ func deadlineMovedInline(ctx context.Context, rdb *redis.Client, key, token stri
 func timeoutRestarted(ctx context.Context, rdb *redis.Client, key, token string) bool { // want timeoutRestarted:"acquires lock via"
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		select {
 		case <-time.After(5 * time.Second):
 			return false

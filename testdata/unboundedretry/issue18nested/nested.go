@@ -36,7 +36,7 @@ func batches(ctx context.Context, rdb *redis.Client, key, token string, max, bat
 // advances.
 func innerTestsOuter(ctx context.Context, rdb *redis.Client, key, token string) error { // want innerTestsOuter:"acquires lock via"
 	for round := 0; round < 3; round++ {
-		for { // want `lock acquisition retried with no bound`
+		for { // want `lock acquisition retried with no bound, at a constant interval`
 			if rdb.SetNX(ctx, key, token, ttl).Val() {
 				return nil
 			}
@@ -68,7 +68,7 @@ func rounds(ctx context.Context, rdb *redis.Client, key, token string) error { /
 // Near miss: the outer loop has no bound, and its counter is declared
 // afresh in every round.
 func roundsForever(ctx context.Context, rdb *redis.Client, key, token string) {
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		tries := 0
 		for tries < 4 {
 			tries++
@@ -105,7 +105,7 @@ func rangeFieldIndex(ctx context.Context, rdb *redis.Client, cfg *config, key, t
 // Near miss: a range over an int around a loop that spins forever.
 func rangeAroundSpin(ctx context.Context, rdb *redis.Client, cfg config, key, token string) {
 	for range cfg.Attempts {
-		for !rdb.SetNX(ctx, key, token, ttl).Val() { // want `lock acquisition retried with no bound`
+		for !rdb.SetNX(ctx, key, token, ttl).Val() { // want `lock acquisition retried with no bound, at a constant interval`
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
@@ -124,7 +124,7 @@ func eachKey(ctx context.Context, rdb *redis.Client, keys []string, token string
 // Near miss: every key is retried until it is free.
 func eachKeyForever(ctx context.Context, rdb *redis.Client, keys []string, token string) {
 	for _, k := range keys {
-		for !rdb.SetNX(ctx, k, token, ttl).Val() { // want `lock acquisition retried with no bound`
+		for !rdb.SetNX(ctx, k, token, ttl).Val() { // want `lock acquisition retried with no bound, at a constant interval`
 			time.Sleep(50 * time.Millisecond)
 		}
 	}

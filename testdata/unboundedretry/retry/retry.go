@@ -14,7 +14,7 @@ import (
 
 // A method from another package, retried forever.
 func waitForLock(ctx context.Context, l *locker.Locker, id, token string) {
-	for { // want `lock acquisition retried with no bound: .*constant sleep`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		if l.TryLock(ctx, id, token) {
 			break
 		}
@@ -35,7 +35,7 @@ func waitForLockCtx(ctx context.Context, l *locker.Locker, id, token string) err
 
 // The error-returning wrapper: only ErrBusy or success end the loop.
 func lockJob(ctx context.Context, l *locker.Locker, id, token string) error { // want lockJob:`acquires lock via \(\*locklint.test/unboundedretry/locker.Locker\).Lock`
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		err := l.Lock(ctx, id, token)
 		if err == nil {
 			return nil
@@ -70,7 +70,7 @@ func acquire(ctx context.Context, rdb *redis.Client, id, token string) {
 
 // A generic function from another package, instantiated here.
 func acquireGeneric(ctx context.Context, rdb *redis.ClusterClient, id, token string) {
-	for !locker.TryLockWith(ctx, rdb, id, token) { // want `lock acquisition retried with no bound`
+	for !locker.TryLockWith(ctx, rdb, id, token) { // want `lock acquisition retried with no bound, at a constant interval`
 		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -16,7 +16,7 @@ func rebuildFeed(ctx context.Context, rdb *redis.Client, token string) error {
 	if err != nil || !ok {
 		return errors.New("busy")
 	}
-	defer rdb.Del(ctx, "lock:feed") // want `lock key "lock:feed" deleted without an owner check`
+	defer rdb.Del(ctx, "lock:feed") // want "DEL of lock key `\"lock:feed\"` without an owner check"
 	return nil
 }
 
@@ -26,7 +26,7 @@ func withErr(ctx context.Context, rdb redis.UniversalClient, id, token string) e
 	if !rdb.SetNX(ctx, key, token, time.Minute).Val() {
 		return nil
 	}
-	return rdb.Del(ctx, key).Err() // want `lock key key deleted without an owner check`
+	return rdb.Del(ctx, key).Err() // want "DEL of lock key `key` without an owner check"
 }
 
 // Near miss: DEL of a cache key.
@@ -45,14 +45,14 @@ func mutexKey(name string) string { return fmt.Sprintf("mutex:%s", name) }
 
 func deferredClosure(ctx context.Context, rdb *redis.Client, name string) {
 	defer func() {
-		rdb.Unlink(ctx, mutexKey(name)) // want `lock key mutexKey\(name\) deleted without an owner check: if this holder's lease expired, UNLINK removes`
+		rdb.Unlink(ctx, mutexKey(name)) // want "UNLINK of lock key `mutexKey\\(name\\)` without an owner check"
 	}()
 }
 
 // GET-compare-then-DEL is two round trips.
 func getCompareDel(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `GET on line 54 and this DEL of lock key key are two round trips`
+		rdb.Del(ctx, key) // want "GET on line 54 and this DEL of lock key `key` are two round trips"
 	}
 }
 
@@ -77,7 +77,7 @@ func watchedOuter(ctx context.Context, rdb *redis.Client, key, token string) err
 		if tx.Get(ctx, key).Val() != token {
 			return nil
 		}
-		return rdb.Del(ctx, key).Err() // want `GET on line 77 and this DEL of lock key key are two round trips`
+		return rdb.Del(ctx, key).Err() // want "GET on line 77 and this DEL of lock key `key` are two round trips"
 	}, key)
 }
 
@@ -93,7 +93,7 @@ func (l *RedisLock) Lock(ctx context.Context) bool {
 }
 
 func (l *RedisLock) Unlock(ctx context.Context) error {
-	return l.rdb.Del(ctx, l.key).Err() // want `lock key l.key deleted without an owner check`
+	return l.rdb.Del(ctx, l.key).Err() // want "DEL of lock key `l\\.key` without an owner check"
 }
 
 // Near miss: release through a Lua compare-and-delete script.
@@ -112,7 +112,7 @@ func delex(ctx context.Context, rdb *redis.Client, key, token string) error {
 func pipelined(ctx context.Context, rdb *redis.Client, ids []string) {
 	pipe := rdb.Pipeline()
 	for _, id := range ids {
-		pipe.Del(ctx, "lease:"+id) // want `lock key "lease:" \+ id deleted without an owner check`
+		pipe.Del(ctx, "lease:"+id) // want "DEL of lock key `\"lease:\" \\+ id` without an owner check"
 	}
 	pipe.Exec(ctx)
 }
@@ -121,7 +121,7 @@ func pipelined(ctx context.Context, rdb *redis.Client, ids []string) {
 func acquiredHere(ctx context.Context, rdb *redis.Client, id, token string) {
 	key := "dedupe:" + id
 	if rdb.SetNX(ctx, key, token, time.Minute).Val() {
-		rdb.Del(ctx, key) // want `lock key key deleted without an owner check`
+		rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
 	}
 }
 
@@ -136,5 +136,5 @@ func resetBoard(ctx context.Context, rdb *redis.Client) {
 }
 
 func resign(ctx context.Context, rdb *redis.Client) {
-	rdb.Del(ctx, "service:leader") // want `lock key "service:leader" deleted without an owner check`
+	rdb.Del(ctx, "service:leader") // want "DEL of lock key `\"service:leader\"` without an owner check"
 }

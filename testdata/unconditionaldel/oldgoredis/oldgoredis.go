@@ -15,14 +15,14 @@ type leader struct {
 const leaderKey = "election:leader"
 
 func (l *leader) resign() {
-	l.rdb.Del(leaderKey) // want `lock key leaderKey deleted without an owner check`
+	l.rdb.Del(leaderKey) // want "DEL of lock key `leaderKey` without an owner check"
 }
 
 // v8: acquire and release in one function; the fix targets go-redis v9
 // only (analyzer/fix is built on v9), so there is no edit here.
 func v8(ctx context.Context, rdb *redisv8.Client, token string) {
 	if rdb.SetNX(ctx, "lock:v8", token, time.Minute).Val() {
-		defer rdb.Del(ctx, "lock:v8") // want `lock key "lock:v8" deleted without an owner check`
+		defer rdb.Del(ctx, "lock:v8") // want "DEL of lock key `\"lock:v8\"` without an owner check"
 	}
 }
 

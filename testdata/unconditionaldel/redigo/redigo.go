@@ -13,7 +13,7 @@ type Mutex struct {
 func (m *Mutex) Unlock() error {
 	conn := m.pool.Get()
 	defer conn.Close()
-	_, err := conn.Do("DEL", m.name) // want `lock key m.name deleted without an owner check`
+	_, err := conn.Do("DEL", m.name) // want "DEL of lock key `m\\.name` without an owner check"
 	return err
 }
 
@@ -36,7 +36,7 @@ func release(conn redis.Conn, key, token string) error {
 	if v != token {
 		return nil
 	}
-	_, err = conn.Do("DEL", key) // want `GET on line 32 and this DEL of lock key key are two round trips`
+	_, err = conn.Do("DEL", key) // want "GET on line 32 and this DEL of lock key `key` are two round trips"
 	return err
 }
 

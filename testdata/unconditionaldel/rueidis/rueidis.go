@@ -7,7 +7,7 @@ import (
 )
 
 func unlock(ctx context.Context, client rueidis.Client, job string) error {
-	return client.Do(ctx, client.B().Del().Key("lock:job:"+job).Build()).Error() // want `lock key "lock:job:" \+ job deleted without an owner check`
+	return client.Do(ctx, client.B().Del().Key("lock:job:"+job).Build()).Error() // want "DEL of lock key `\"lock:job:\" \\+ job` without an owner check"
 }
 
 // Near miss: DELEX IFEQ through the builder.

@@ -10,14 +10,14 @@ import (
 )
 
 // An inline script that deletes the lock outright.
-var unlock = redis.NewScript(`return redis.call('DEL', KEYS[1])`) // want `Lua line 1: DEL of KEYS\[1\] \(lock key "lock:" \+ job\) with no owner check in the script: if this holder's lease expired, it removes the next holder's lock`
+var unlock = redis.NewScript(`return redis.call('DEL', KEYS[1])`) // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ job`\\) with no owner check"
 
 func release(ctx context.Context, rdb *redis.Client, job string) error {
 	return unlock.Run(ctx, rdb, []string{"lock:" + job}).Err()
 }
 
 // A constant passed to EVAL: reported where its text is written.
-const forceUnlock = "redis.call('del', KEYS[1]) return 1" // want `Lua line 1: DEL of KEYS\[1\] \(lock key lockKey\)`
+const forceUnlock = "redis.call('del', KEYS[1]) return 1" // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `lockKey`\\) with no owner check"
 
 func releaseEval(ctx context.Context, rdb redis.UniversalClient, lockKey string) error {
 	return rdb.Eval(ctx, forceUnlock, []string{lockKey}).Err()
@@ -26,7 +26,7 @@ func releaseEval(ctx context.Context, rdb redis.UniversalClient, lockKey string)
 // A renewal script with no owner check, key from a helper.
 func mutexKey(name string) string { return fmt.Sprintf("mutex:%s", name) }
 
-var renew = redis.NewScript(`return redis.call('pexpire', KEYS[1], ARGV[1])`) // want `Lua line 1: PEXPIRE of KEYS\[1\] \(lock key mutexKey\(name\)\) with no owner check in the script: if this holder's lease expired, it extends the next holder's lock`
+var renew = redis.NewScript(`return redis.call('pexpire', KEYS[1], ARGV[1])`) // want "Lua line 1: PEXPIRE of KEYS\\[1\\] \\(lock key `mutexKey\\(name\\)`\\) with no owner check"
 
 func watchdog(ctx context.Context, rdb *redis.Client, name string, ttl time.Duration) {
 	for range time.Tick(ttl / 3) {
@@ -35,7 +35,7 @@ func watchdog(ctx context.Context, rdb *redis.Client, name string, ttl time.Dura
 }
 
 // redis.pcall, upper and lower case, through a Lua local.
-var drop = redis.NewScript( /* want `Lua line 3: UNLINK of KEYS\[1\] \(lock key l.key\)` */ `
+var drop = redis.NewScript( /* want "Lua line 3: UNLINK of KEYS\\[1\\] \\(lock key `l\\.key`\\) with no owner check" */ `
 local k = KEYS[1]
 return redis.pcall('Unlink', k)
 `)
@@ -50,7 +50,7 @@ func (l *Lock) Unlock(ctx context.Context) error {
 }
 
 // The Go keys are unknown, but the Lua local names a lock.
-const extendLua = /* want `Lua line 3: EXPIRE of KEYS\[1\] \(lock key lock_key\)` */ `local lock_key = KEYS[1]
+const extendLua = /* want "Lua line 3: EXPIRE of KEYS\\[1\\] \\(lock key `lock_key`\\) with no owner check" */ `local lock_key = KEYS[1]
 local ttl = ARGV[1]
 return redis.call("EXPIRE", lock_key, ttl)`
 
@@ -68,7 +68,7 @@ func steal(ctx context.Context, rdb *redis.Client, job, token string) error {
 }
 
 // A GET compared with a constant is no owner check.
-const stateLua = `if redis.call('GET', KEYS[1]) == 'held' then return redis.call('DEL', KEYS[1]) end return 0` // want `Lua line 1: DEL of KEYS\[1\] \(lock key "lock:feed"\)`
+const stateLua = `if redis.call('GET', KEYS[1]) == 'held' then return redis.call('DEL', KEYS[1]) end return 0` // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:feed\"`\\) with no owner check"
 
 func clearState(ctx context.Context, rdb *redis.Client) error {
 	return rdb.Eval(ctx, stateLua, []string{"lock:feed"}).Err()
@@ -77,7 +77,7 @@ func clearState(ctx context.Context, rdb *redis.Client) error {
 // An embedded script: reported at the variable, with the file's line.
 //
 //go:embed scripts/unlock.lua
-var unlockLua string // want `scripts/unlock.lua:2: DEL of KEYS\[1\] \(lock key "leader:" \+ group\)`
+var unlockLua string // want "scripts/unlock\\.lua:2: DEL of KEYS\\[1\\] \\(lock key `\"leader:\" \\+ group`\\) with no owner check"
 
 var unlockFile = redis.NewScript(unlockLua)
 
@@ -88,7 +88,7 @@ func resign(ctx context.Context, rdb *redis.Client, group string) error {
 // An embedded []byte, converted where the script is made.
 //
 //go:embed scripts/unlock.lua
-var unlockBytes []byte // want `scripts/unlock.lua:2: DEL of KEYS\[1\] \(lock key "leader:" \+ group\)`
+var unlockBytes []byte // want "scripts/unlock\\.lua:2: DEL of KEYS\\[1\\] \\(lock key `\"leader:\" \\+ group`\\) with no owner check"
 
 var unlockFromBytes = redis.NewScript(string(unlockBytes))
 
@@ -103,16 +103,16 @@ const (
 )
 
 func releaseConcat(ctx context.Context, rdb *redis.Client, job string) error {
-	return rdb.Eval(ctx, keyLocal+deleteKey, []string{"lock:" + job}).Err() // want `Lua line 2: DEL of KEYS\[1\] \(lock key "lock:" \+ job\)`
+	return rdb.Eval(ctx, keyLocal+deleteKey, []string{"lock:" + job}).Err() // want "Lua line 2: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ job`\\) with no owner check"
 }
 
 // Two keys deleted; only the first is a lock.
 func releaseBoth(ctx context.Context, rdb *redis.Client, id string) error {
-	return rdb.Eval(ctx, `return redis.call('DEL', KEYS[1], KEYS[2])`, []string{"lock:" + id, "cache:" + id}).Err() // want `DEL of KEYS\[1\] \(lock key "lock:" \+ id\)`
+	return rdb.Eval(ctx, `return redis.call('DEL', KEYS[1], KEYS[2])`, []string{"lock:" + id, "cache:" + id}).Err() // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ id`\\) with no owner check"
 }
 
 // The owner check reads another key.
-const wrongKeyLua = `if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0` // want `DEL of KEYS\[1\] \(lock key "lock:" \+ id\)`
+const wrongKeyLua = `if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0` // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ id`\\) with no owner check"
 
 func wrongKey(ctx context.Context, rdb *redis.Client, id string) error {
 	return rdb.Eval(ctx, wrongKeyLua, []string{"lock:" + id, "owner:" + id}).Err()
@@ -126,7 +126,7 @@ type Lease struct {
 }
 
 func NewLease(rdb *redis.Client, name string) *Lease {
-	return &Lease{rdb: rdb, name: name, release: redis.NewScript(`redis.call('PEXPIREAT', KEYS[1], 0) redis.call('UNLINK', KEYS[1]) return 1`)} // want `Lua line 1: PEXPIREAT of KEYS\[1\] \(lock key "lease:" \+ l.name\)` `Lua line 1: UNLINK of KEYS\[1\]`
+	return &Lease{rdb: rdb, name: name, release: redis.NewScript(`redis.call('PEXPIREAT', KEYS[1], 0) redis.call('UNLINK', KEYS[1]) return 1`)} // want "Lua line 1: PEXPIREAT of KEYS\\[1\\] \\(lock key `\"lease:\" \\+ l\\.name`\\) with no owner check" `Lua line 1: UNLINK of KEYS\[1\]`
 }
 
 func (l *Lease) Drop(ctx context.Context) error {
@@ -135,13 +135,13 @@ func (l *Lease) Drop(ctx context.Context) error {
 
 // A script in a local variable, text in another.
 func releaseLocal(ctx context.Context, rdb *redis.Client, id string) error {
-	src := "return redis.call('DEL', KEYS[1])" // want `DEL of KEYS\[1\] \(lock key "semaphore:" \+ id\)`
+	src := "return redis.call('DEL', KEYS[1])" // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"semaphore:\" \\+ id`\\) with no owner check"
 	s := redis.NewScript(src)
 	return s.Run(ctx, rdb, []string{"semaphore:" + id}).Err()
 }
 
 // A reentrant hash lock that decrements and deletes without HEXISTS.
-const reentrantLua = /* want `Lua line 3: DEL of KEYS\[1\] \(lock key "reentrant-lock:" \+ name\)` */ `local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+const reentrantLua = /* want "Lua line 3: DEL of KEYS\\[1\\] \\(lock key `\"reentrant-lock:\" \\+ name`\\) with no owner check" */ `local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n > 0 then return 0 end
 return redis.call('DEL', KEYS[1])`
 

@@ -6,12 +6,12 @@ import (
 
 // EVAL through Conn.Do.
 func release(conn redis.Conn, job string) error {
-	_, err := conn.Do("EVAL", "return redis.call('DEL', KEYS[1])", 1, "lock:"+job) // want `Lua line 1: DEL of KEYS\[1\] \(lock key "lock:" \+ job\)`
+	_, err := conn.Do("EVAL", "return redis.call('DEL', KEYS[1])", 1, "lock:"+job) // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ job`\\) with no owner check"
 	return err
 }
 
 // (*redis.Script).Do: the key count comes from NewScript.
-var renew = redis.NewScript(1, `return redis.call('PEXPIRE', KEYS[1], ARGV[1])`) // want `Lua line 1: PEXPIRE of KEYS\[1\] \(lock key "leader:" \+ group\)`
+var renew = redis.NewScript(1, `return redis.call('PEXPIRE', KEYS[1], ARGV[1])`) // want "Lua line 1: PEXPIRE of KEYS\\[1\\] \\(lock key `\"leader:\" \\+ group`\\) with no owner check"
 
 func heartbeat(conn redis.Conn, group string) error {
 	_, err := renew.Do(conn, "leader:"+group, 30000)

@@ -6,14 +6,14 @@ import (
 	"github.com/redis/rueidis"
 )
 
-var unlock = rueidis.NewLuaScript(`redis.call('UNLINK', KEYS[1]) return 1`) // want `Lua line 1: UNLINK of KEYS\[1\] \(lock key "mutex:" \+ name\)`
+var unlock = rueidis.NewLuaScript(`redis.call('UNLINK', KEYS[1]) return 1`) // want "Lua line 1: UNLINK of KEYS\\[1\\] \\(lock key `\"mutex:\" \\+ name`\\) with no owner check"
 
 func release(ctx context.Context, c rueidis.Client, name string) error {
 	return unlock.Exec(ctx, c, []string{"mutex:" + name}, nil).Error()
 }
 
 func renew(ctx context.Context, c rueidis.Client, name string) error {
-	return c.Do(ctx, c.B().Eval().Script("return redis.call('EXPIRE', KEYS[1], ARGV[1])").Numkeys(1).Key("lease:"+name).Arg("30").Build()).Error() // want `Lua line 1: EXPIRE of KEYS\[1\] \(lock key "lease:" \+ name\)`
+	return c.Do(ctx, c.B().Eval().Script("return redis.call('EXPIRE', KEYS[1], ARGV[1])").Numkeys(1).Key("lease:"+name).Arg("30").Build()).Error() // want "Lua line 1: EXPIRE of KEYS\\[1\\] \\(lock key `\"lease:\" \\+ name`\\) with no owner check"
 }
 
 // Near miss: the owner-checked forms.

@@ -72,11 +72,11 @@ func BenchmarkFunctionRelease(b *testing.B) {
 	benchServers(b, func(b *testing.B, c *redis.Client, sent *atomic.Int64) {
 		ctx := context.Background()
 		const token = "0123456789abcdef0123"
-		c.SetNX(ctx, "bench", token, time.Minute)
+		c.SetArgs(ctx, "bench", token, redis.SetArgs{Mode: "NX", TTL: time.Minute})
 		fix.Release(ctx, c, "bench", token)
 		before := sent.Load()
 		for b.Loop() {
-			if !c.SetNX(ctx, "bench", token, time.Minute).Val() {
+			if c.SetArgs(ctx, "bench", token, redis.SetArgs{Mode: "NX", TTL: time.Minute}).Val() != "OK" {
 				b.Fatal("not acquired")
 			}
 			if err := fix.Release(ctx, c, "bench", token); err != nil {

@@ -70,7 +70,7 @@ func TestObtainHeldKeyMakesOneAttemptWithoutDeadline(t *testing.T) {
 		defer holder.Release(ctx)
 		before := s.sent.Load()
 		var attempts int
-		obs := &fix.Observer{Acquired: func(_ string, _ time.Duration, n int, _ error) { attempts = n }}
+		obs := &fix.Observer{Acquired: func(_ context.Context, _ string, _ time.Duration, n int, _ error) { attempts = n }}
 		_, err = fix.Obtain(ctx, s.client, "feed", time.Second, fix.WithObserver(obs))
 		if !errors.Is(err, fix.ErrNotObtained) {
 			t.Fatalf("err = %v, want ErrNotObtained", err)

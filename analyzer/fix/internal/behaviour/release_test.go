@@ -90,7 +90,7 @@ func TestReleasePathFollowsServerSupport(t *testing.T) {
 	eachServer(t, func(t *testing.T, s target) {
 		ctx := ctxT(t)
 		var paths []fix.ReleasePath
-		obs := &fix.Observer{Released: func(_ string, p fix.ReleasePath, held bool) {
+		obs := &fix.Observer{Released: func(_ context.Context, _ string, p fix.ReleasePath, held bool) {
 			if !held {
 				t.Errorf("released lock reported not held")
 			}

@@ -109,7 +109,7 @@ func TestLeaseEndingDuringReleaseIsNoLoss(t *testing.T) {
 			t.Fatal(err)
 		}
 		var lost atomic.Int64
-		obs := &fix.Observer{Lost: func(string, error) { lost.Add(1) }}
+		obs := &fix.Observer{Lost: func(context.Context, string, error) { lost.Add(1) }}
 		l, err := fix.Obtain(ctx, c, "lock:{late}", 200*time.Millisecond, fix.WithObserver(obs))
 		if err != nil {
 			t.Fatal(err)

@@ -195,8 +195,8 @@ func TestWaiterGivingUpMidHandOffPassesLockOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		var queued1, queued2 atomic.Int64
-		obs1 := &fix.Observer{Contended: func(string, int) { queued1.Add(1) }}
-		obs2 := &fix.Observer{Contended: func(string, int) { queued2.Add(1) }}
+		obs1 := &fix.Observer{Contended: func(context.Context, string, int) { queued1.Add(1) }}
+		obs2 := &fix.Observer{Contended: func(context.Context, string, int) { queued2.Add(1) }}
 		type result struct {
 			l   *fix.Lock
 			err error

@@ -18,7 +18,7 @@ func TestWatchdogKeepsLockPastTTLAndStopsOnRelease(t *testing.T) {
 		defer goleak.VerifyNone(t, leakOpts()...)
 		var mu sync.Mutex
 		renewals := 0
-		obs := &fix.Observer{Renewed: func(_ string, err error) {
+		obs := &fix.Observer{Renewed: func(_ context.Context, _ string, err error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if err == nil {
@@ -80,7 +80,7 @@ func TestWatchdogCancelsContextWhenKeyIsTaken(t *testing.T) {
 		s.client.Ping(ctx)
 		defer goleak.VerifyNone(t, leakOpts()...)
 		lost := make(chan error, 1)
-		obs := &fix.Observer{Lost: func(_ string, cause error) { lost <- cause }}
+		obs := &fix.Observer{Lost: func(_ context.Context, _ string, cause error) { lost <- cause }}
 		l, err := fix.Obtain(ctx, s.client, "feed", 300*time.Millisecond, fix.WithWatchdog(time.Minute), fix.WithObserver(obs))
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 )
 
 func seckill(ctx context.Context, r *gredis.Redis, goods string) {
-	r.Do(ctx, "SET", "lock:goods:"+goods, 1, "NX", "EX", 600) // want `lock key "lock:goods:" \+ goods acquired with a token that is not unique per acquisition`
+	r.Do(ctx, "SET", "lock:goods:"+goods, 1, "NX", "EX", 600) // want "lock key `\"lock:goods:\" \\+ goods` acquired with a non-unique token \\(the constant `1`\\)"
 }
 
 // Near miss: a token made per acquisition.
@@ -21,5 +21,5 @@ func seckillOwned(ctx context.Context, r *gredis.Redis, goods, token string) {
 // goframe's clock is a clock: two acquisitions in one second store the
 // same value.
 func seckillClock(ctx context.Context, r *gredis.Redis, goods string) {
-	r.Do(ctx, "SET", "lock:goods:"+goods, gtime.Now().Unix(), "NX", "EX", 600) // want `lock key "lock:goods:" \+ goods acquired with a token that is not unique per acquisition \(gtime.Now\)`
+	r.Do(ctx, "SET", "lock:goods:"+goods, gtime.Now().Unix(), "NX", "EX", 600) // want "lock key `\"lock:goods:\" \\+ goods` acquired with a non-unique token \\(`gtime\\.Now`\\)"
 }

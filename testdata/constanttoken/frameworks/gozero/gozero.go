@@ -11,7 +11,7 @@ import (
 
 func seckill(ctx context.Context, rds *redis.Redis, shop int64) bool {
 	lockKey := fmt.Sprintf("lock:shop:%d", shop)
-	ok, _ := rds.SetnxExCtx(ctx, lockKey, "1", 5) // want `lock key lockKey acquired with a token that is not unique per acquisition`
+	ok, _ := rds.SetnxExCtx(ctx, lockKey, "1", 5) // want "lock key `lockKey` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	return ok
 }
 

@@ -16,13 +16,13 @@ func acquire(ctx context.Context, rdb *redis.Client, key, owner string) bool {
 }
 
 func report(ctx context.Context, rdb *redis.Client) {
-	if !acquire(ctx, rdb, "lock:report", "me") { // want `lock key "lock:report" acquired with a token that is not unique per acquisition \(the constant "me"\)`
+	if !acquire(ctx, rdb, "lock:report", "me") { // want "lock key `\"lock:report\"` acquired with a non-unique token \\(the constant `\"me\"`\\)"
 		return
 	}
 }
 
 func worker(ctx context.Context, rdb *redis.Client) {
-	acquire(ctx, rdb, "jobs", "worker") // want "lock key \"jobs\" \\(key passed to `acquire`\\) acquired with a token that is not unique"
+	acquire(ctx, rdb, "jobs", "worker") // want "lock key `\"jobs\"` \\(key passed to `acquire`\\) acquired with a non-unique token \\(the constant `\"worker\"`\\)"
 }
 
 // Near miss: a token made per acquisition.
@@ -33,7 +33,7 @@ func reportOwned(ctx context.Context, rdb *redis.Client, token string) {
 // Taken, worked under, deleted: a lock, with no lock word anywhere.
 func submit(ctx context.Context, rdb *redis.Client, user string) {
 	k := "submit:" + user
-	if !rdb.SetNX(ctx, k, "1", 2*time.Second).Val() { // want `lock key k acquired with a token that is not unique per acquisition \(the constant "1"\)`
+	if !rdb.SetNX(ctx, k, "1", 2*time.Second).Val() { // want "lock key `k` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 		return
 	}
 	defer rdb.Del(ctx, k)

@@ -12,7 +12,7 @@ import (
 type Locker struct{ rdb *redis.Client }
 
 func (l *Locker) TryLock(ctx context.Context, key string, ttl time.Duration) bool {
-	return l.rdb.SetNX(ctx, key, "1", ttl).Val() // want "lock key key \\(key of `\\(\\*Locker\\)\\.TryLock`\\) acquired with a token that is not unique"
+	return l.rdb.SetNX(ctx, key, "1", ttl).Val() // want "lock key `key` \\(key of `\\(\\*Locker\\)\\.TryLock`\\) acquired with a non-unique token \\(the constant `\"1\"`\\)"
 }
 
 func (l *Locker) Unlock(ctx context.Context, key string) {

@@ -12,7 +12,7 @@ import (
 const acquireSrc = `return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`
 
 func acquire(ctx context.Context, rdb *goredis.Client, name string) (bool, error) {
-	n, err := rdb.Eval(ctx, acquireSrc, []string{"lock:" + name}, "1", 30000).Result() // want `lock key "lock:" \+ name acquired with a token that is not unique per acquisition`
+	n, err := rdb.Eval(ctx, acquireSrc, []string{"lock:" + name}, "1", 30000).Result() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	return n != nil, err
 }
 
@@ -22,7 +22,7 @@ redis.call("PEXPIRE", KEYS[1], ARGV[2])
 return 1`)
 
 func take(conn redis.Conn, name string) (bool, error) {
-	return redis.Bool(takeScript.Do(conn, "mutex:"+name, "locked", 5000)) // want `lock key "mutex:" \+ name acquired with a token that is not unique`
+	return redis.Bool(takeScript.Do(conn, "mutex:"+name, "locked", 5000)) // want "lock key `\"mutex:\" \\+ name` acquired with a non-unique token \\(the constant `\"locked\"`\\)"
 }
 
 // Near miss: the same scripts with a token made per acquisition.

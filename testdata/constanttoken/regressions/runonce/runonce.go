@@ -22,7 +22,7 @@ func dailyReport(ctx context.Context, rdb *redis.Client, run func()) {
 func hourlySync(ctx context.Context, rdb *redis.Client, run func()) {
 	hour := time.Now().Format("2006-01-02T15")
 	key := "sync:lock:" + hour
-	if !rdb.SetNX(ctx, key, 1, time.Hour).Val() { // want `lock key key acquired with a token that is not unique per acquisition \(the constant 1\)`
+	if !rdb.SetNX(ctx, key, 1, time.Hour).Val() { // want "lock key `key` acquired with a non-unique token \\(the constant `1`\\)"
 		return
 	}
 	defer rdb.Del(ctx, key)

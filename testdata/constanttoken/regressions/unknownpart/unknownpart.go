@@ -14,7 +14,7 @@ import (
 
 func acquire(ctx context.Context, rdb *redis.Client, prefix, name string) bool {
 	token := fmt.Sprintf("%s:%d:%d", prefix, time.Now().UnixNano(), rand.Int63())
-	return rdb.SetNX(ctx, "lock:"+name, token, time.Minute).Val() // want `lock key "lock:" \+ name acquired with a token that is not unique per acquisition \(math/rand\)`
+	return rdb.SetNX(ctx, "lock:"+name, token, time.Minute).Val() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(math/rand\\)"
 }
 
 // Near miss: an unknown part beside a constant one; the caller may pass a

@@ -7,7 +7,7 @@ import (
 )
 
 func take(rds *redis.Redis, shop string) error {
-	return rds.Setex("lock:shop:"+shop, "1", 5) // want `SET of lock key "lock:shop:" \+ shop without NX overwrites whoever holds the lock now, so two workers both think they hold it`
+	return rds.Setex("lock:shop:"+shop, "1", 5) // want "SET of lock key `\"lock:shop:\" \\+ shop` without NX overwrites whoever holds it"
 }
 
 // Near miss: SETNX with the TTL in one command.

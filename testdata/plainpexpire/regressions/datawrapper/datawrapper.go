@@ -38,5 +38,5 @@ func (m *Mutex) TryLock(ctx context.Context, token string) bool {
 }
 
 func (m *Mutex) Extend(ctx context.Context, token string) error {
-	return m.rdb.Set(ctx, m.key, token, time.Minute).Err() // want `SET of lock key m.key without NX or IFEQ overwrites whoever holds the lock now`
+	return m.rdb.Set(ctx, m.key, token, time.Minute).Err() // want "SET of lock key `m\\.key` without NX or IFEQ overwrites whoever holds it"
 }

@@ -22,5 +22,5 @@ func whoLeads(ctx context.Context, rdb *redis.Client) string {
 
 // Must report: a leader lock taken with a plain SET, never read as data.
 func campaign(ctx context.Context, rdb *redis.Client, node string) {
-	rdb.Set(ctx, "svc:leader:lock", node, 15*time.Second) // want `SET of lock key "svc:leader:lock" without NX overwrites whoever holds the lock now`
+	rdb.Set(ctx, "svc:leader:lock", node, 15*time.Second) // want "SET of lock key `\"svc:leader:lock\"` without NX overwrites whoever holds it"
 }

@@ -18,7 +18,7 @@ func cases(ctx context.Context, rdb *redis.Client, run func(string, func())) {
 		}
 	})
 	run("kept when the value differs", func() {
-		rdb.Set(ctx, "lock", "token-123", 0) // want `^SET of lock key "lock" without NX overwrites whoever holds the lock now`
+		rdb.Set(ctx, "lock", "token-123", 0) // want "^SET of lock key `\"lock\"` without NX overwrites whoever holds it"
 	})
 }
 
@@ -27,7 +27,7 @@ func cases(ctx context.Context, rdb *redis.Client, run func(string, func())) {
 func renew(ctx context.Context, rdb *redis.Client, token string) {
 	if rdb.Get(ctx, "lock").Val() == token {
 		func() {
-			rdb.Set(ctx, "lock", token, 0) // want `^GET on line 28 and this SET of lock key "lock" are two round trips`
+			rdb.Set(ctx, "lock", token, 0) // want "^GET on line 28 and this SET of lock key `\"lock\"` are two round trips"
 		}()
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func AcquireLock(ctx context.Context, rdb *redis.Client, key, token string) bool {
-	return rdb.SetNX(ctx, key, token, 0).Val() // want "lock key key \\(key of `AcquireLock`\\) acquired with no expiry"
+	return rdb.SetNX(ctx, key, token, 0).Val() // want "lock key `key` \\(key of `AcquireLock`\\) acquired with no expiry"
 }
 
 // Near miss: a first-writer-wins marker with no lock in its name or its

@@ -11,5 +11,5 @@ import (
 )
 
 func take(ctx context.Context, rdb *redis.Client, token string) bool {
-	return rdb.SetNX(ctx, "lock:nightly", token, 0).Val() // want `lock key "lock:nightly" acquired with no expiry`
+	return rdb.SetNX(ctx, "lock:nightly", token, 0).Val() // want "lock key `\"lock:nightly\"` acquired with no expiry"
 }

@@ -26,7 +26,7 @@ func (m *Mutex) TryAcquire(ctx context.Context) (bool, error) { // want TryAcqui
 }
 
 func (m *Mutex) Wait(ctx context.Context) {
-	for { // want `lock acquisition retried with no bound`
+	for { // want `lock acquisition retried with no bound, at a constant interval`
 		if ok, _ := m.TryAcquire(ctx); ok {
 			return
 		}

@@ -14,7 +14,7 @@ func seckill(ctx context.Context, r *gredis.Redis, goods, token string) error {
 	if err != nil || v.IsNil() {
 		return err
 	}
-	defer r.Do(ctx, "del", k) // want `lock key k deleted without an owner check`
+	defer r.Do(ctx, "del", k) // want "DEL of lock key `k` without an owner check"
 	return nil
 }
 
@@ -24,7 +24,7 @@ func typed(ctx context.Context, r *gredis.Redis, order, token string) {
 	if v, _ := r.Set(ctx, k, token, gredis.SetOption{NX: true, TTLOption: gredis.TTLOption{EX: &ttl}}); v.IsNil() {
 		return
 	}
-	r.Del(ctx, k) // want `lock key k deleted without an owner check`
+	r.Del(ctx, k) // want "DEL of lock key `k` without an owner check"
 }
 
 // Near miss: compare-and-delete in one script.

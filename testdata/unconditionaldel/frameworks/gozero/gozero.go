@@ -15,7 +15,7 @@ func seckill(ctx context.Context, rds *redis.Redis, shop int64, token string) er
 	if err != nil || !ok {
 		return err
 	}
-	defer rds.DelCtx(ctx, lockKey) // want `lock key lockKey deleted without an owner check`
+	defer rds.DelCtx(ctx, lockKey) // want "DEL of lock key `lockKey` without an owner check"
 	return nil
 }
 
@@ -23,7 +23,7 @@ func legacy(rds *redis.Redis, order string, token string) {
 	if ok, _ := rds.SetnxEx("order:"+order+":lock", token, 30); !ok {
 		return
 	}
-	rds.Del("order:" + order + ":lock") // want `lock key "order:" \+ order \+ ":lock" deleted without an owner check`
+	rds.Del("order:" + order + ":lock") // want "DEL of lock key `\"order:\" \\+ order \\+ \":lock\"` without an owner check"
 }
 
 // Near miss: go-zero's own lock releases with an owner-checked script.

@@ -45,6 +45,6 @@ func updateAndVerify(ctx context.Context, rdb *redis.Client, key string) bool {
 // token variable is an owner check in two round trips.
 func release(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `GET on line 47 and this DEL of lock key key are two round trips`
+		rdb.Del(ctx, key) // want "GET on line 47 and this DEL of lock key `key` are two round trips"
 	}
 }

@@ -9,7 +9,7 @@ import (
 func unlock(pool *redis.Pool, name string) error {
 	conn := pool.Get()
 	defer conn.Close()
-	_, err := conn.Do("DEL", "lock:"+name) // want `lock key "lock:" \+ name deleted without an owner check`
+	_, err := conn.Do("DEL", "lock:"+name) // want "DEL of lock key `\"lock:\" \\+ name` without an owner check"
 	return err
 }
 

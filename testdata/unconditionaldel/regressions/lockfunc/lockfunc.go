@@ -17,7 +17,7 @@ func (l *RedisLock) TryLock(ctx context.Context, key, token string, ttl time.Dur
 }
 
 func (l *RedisLock) Unlock(ctx context.Context, key string) error {
-	return l.rdb.Del(ctx, key).Err() // want "lock key key \\(key of `\\(\\*RedisLock\\)\\.Unlock`\\) deleted without an owner check"
+	return l.rdb.Del(ctx, key).Err() // want "DEL of lock key `key` \\(key of `\\(\\*RedisLock\\)\\.Unlock`\\) without an owner check"
 }
 
 // Near miss: a helper of the lock type that drops a cache entry; the
@@ -28,7 +28,7 @@ func (l *RedisLock) dropCache(ctx context.Context, key string) {
 
 // A lock verb, in a package that acquires.
 func Release(ctx context.Context, rdb *redis.Client, name string) error {
-	return rdb.Del(ctx, name).Err() // want "lock key name \\(key of `Release`\\) deleted"
+	return rdb.Del(ctx, name).Err() // want "DEL of lock key `name` \\(key of `Release`\\) without an owner check"
 }
 
 // Near miss: a function named for a lock that touches two keys cannot say
@@ -44,7 +44,7 @@ func LoadWithLock(ctx context.Context, rdb *redis.Client, key, guard string) str
 // to one command is that command at each call; one that does more is
 // judged in its body, with the caller named.
 func drop(ctx context.Context, rdb *redis.Client, k string) {
-	rdb.Del(ctx, k) // want "lock key k \\(passed `\"lock:report:\" \\+ id` at lockfunc.go:56\\) deleted"
+	rdb.Del(ctx, k) // want "DEL of lock key `k` \\(passed `\"lock:report:\" \\+ id` at lockfunc\\.go:56\\) without an owner check"
 	rdb.Incr(ctx, "stats:released")
 }
 
@@ -54,7 +54,7 @@ func forget(ctx context.Context, rdb *redis.Client, k string) error {
 
 func finishReport(ctx context.Context, rdb *redis.Client, id string) {
 	drop(ctx, rdb, "lock:report:"+id)
-	forget(ctx, rdb, "lock:export:"+id) // want `lock key "lock:export:" \+ id deleted without an owner check`
+	forget(ctx, rdb, "lock:export:"+id) // want "DEL of lock key `\"lock:export:\" \\+ id` without an owner check"
 }
 
 // Near miss: the same helper shape, only ever called with cache keys.

@@ -42,7 +42,7 @@ func runJob(ctx context.Context, rdb *redis.Client, token string) {
 	if !rdb.SetNX(ctx, jobLockKey, token, time.Minute).Val() {
 		return
 	}
-	defer rdb.Del(ctx, jobLockKey) // want `lock key jobLockKey deleted without an owner check`
+	defer rdb.Del(ctx, jobLockKey) // want "DEL of lock key `jobLockKey` without an owner check"
 }
 
 func jobHolder(ctx context.Context, rdb *redis.Client) string {
@@ -52,6 +52,6 @@ func jobHolder(ctx context.Context, rdb *redis.Client) string {
 // Must report: a lock checked with GET before the DEL, not read as data.
 func releaseChecked(ctx context.Context, rdb *redis.Client, token string) {
 	if rdb.Get(ctx, "lock:report").Val() == token {
-		rdb.Del(ctx, "lock:report") // want `GET on line 54 and this DEL of lock key "lock:report" are two round trips`
+		rdb.Del(ctx, "lock:report") // want "GET on line 54 and this DEL of lock key `\"lock:report\"` are two round trips"
 	}
 }

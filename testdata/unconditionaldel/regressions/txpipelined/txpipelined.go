@@ -31,7 +31,7 @@ func releaseV9(ctx context.Context, rdb *redis.Client, key, token string) error 
 			return nil
 		}
 		_, err := tx.Pipelined(ctx, func(p redis.Pipeliner) error {
-			p.Del(ctx, key) // want `GET on line 30 and this DEL of lock key key are two round trips`
+			p.Del(ctx, key) // want "GET on line 30 and this DEL of lock key `key` are two round trips"
 			return nil
 		})
 		return err

@@ -31,9 +31,9 @@ func deliverLocked(ctx context.Context, rdb *redis.Client, id, token string, pub
 	}
 	err := publish()
 	if err != nil {
-		rdb.Del(ctx, key) // want `lock key key deleted without an owner check`
+		rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
 		return err
 	}
-	rdb.Del(ctx, key) // want `lock key key deleted without an owner check`
+	rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
 	return nil
 }

@@ -17,7 +17,7 @@ func renew(ctx context.Context, rdb *redis.Client, name, token string, ttl time.
 	return rdb.Eval(ctx, renewSrc, []string{key, key}, token, ttl.Milliseconds()).Err()
 }
 
-const renewOtherSrc = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[2], ARGV[2]) end return 0` // want `PEXPIRE of KEYS\[2\] \(lock key "lease:" \+ name\) with no owner check`
+const renewOtherSrc = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[2], ARGV[2]) end return 0` // want "Lua line 1: PEXPIRE of KEYS\\[2\\] \\(lock key `\"lease:\" \\+ name`\\) with no owner check"
 
 // Must report: the owner is checked on one key and another is extended.
 func renewOther(ctx context.Context, rdb *redis.Client, name, token string, ttl time.Duration) error {

@@ -17,7 +17,7 @@ func take(conn redis.Conn, name, token string) (bool, error) {
 }
 
 // Must report: a renewal script with no owner check.
-var renewScript = redis.NewScript(1, `return redis.call("PEXPIRE", KEYS[1], ARGV[1])`) // want `PEXPIRE of KEYS\[1\] \(lock key "lock:" \+ name\) with no owner check`
+var renewScript = redis.NewScript(1, `return redis.call("PEXPIRE", KEYS[1], ARGV[1])`) // want "Lua line 1: PEXPIRE of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ name`\\) with no owner check"
 
 func renew(conn redis.Conn, name string) error {
 	_, err := renewScript.Do(conn, "lock:"+name, 5000)

@@ -13,7 +13,7 @@ func viaInterface(ctx context.Context, c rediswrap.Client, order string, token s
 	if !c.SetNX(ctx, "lock:order:"+order, token, 10*time.Second).Val() {
 		return
 	}
-	defer c.Del(ctx, "lock:order:"+order) // want `lock key "lock:order:" \+ order deleted without an owner check`
+	defer c.Del(ctx, "lock:order:"+order) // want "DEL of lock key `\"lock:order:\" \\+ order` without an owner check"
 }
 
 func viaStruct(ctx context.Context, s *rediswrap.Store, job, token string) error {
@@ -22,22 +22,22 @@ func viaStruct(ctx context.Context, s *rediswrap.Store, job, token string) error
 	if err != nil || !ok {
 		return err
 	}
-	return s.Remove(ctx, key) // want `lock key key deleted without an owner check`
+	return s.Remove(ctx, key) // want "DEL of lock key `key` without an owner check"
 }
 
 func viaFunc(ctx context.Context, id string) error {
-	return rediswrap.Delete(ctx, "mutex:"+id) // want `lock key "mutex:" \+ id deleted without an owner check`
+	return rediswrap.Delete(ctx, "mutex:"+id) // want "DEL of lock key `\"mutex:\" \\+ id` without an owner check"
 }
 
 func viaWrapperOfWrapper(ctx context.Context, id string) error {
-	return rediswrap.Forget(ctx, "lock:"+id) // want `lock key "lock:" \+ id deleted without an owner check`
+	return rediswrap.Forget(ctx, "lock:"+id) // want "DEL of lock key `\"lock:\" \\+ id` without an owner check"
 }
 
 func viaRedigo(p *rediswrap.Pool, id, token string) error {
 	if ok, _ := p.SetNXEx("lock:pay:"+id, token, 30); !ok {
 		return nil
 	}
-	return p.Del("lock:pay:" + id) // want `lock key "lock:pay:" \+ id deleted without an owner check`
+	return p.Del("lock:pay:" + id) // want "DEL of lock key `\"lock:pay:\" \\+ id` without an owner check"
 }
 
 // Near misses: the same wrappers on cache keys.

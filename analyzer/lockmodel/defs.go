@@ -1,0 +1,337 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// defIndex is the package's one index of definitions: every assignment to
+// a variable, every store into a struct field, the functions declared
+// here, and buffers filled by a random read. It is built in one walk over
+// the files before the commands are collected, and keys, tokens, scripts,
+// slots and wrappers all ask it what a name holds.
+type defIndex struct {
+	info *types.Info
+	vars map[types.Object][]def
+	// fields are the values stored into struct fields: assignments and
+	// composite literals.
+	fields map[types.Object][]fieldStore
+	// elems are the values stored into the elements of a variable's
+	// slice, array or map (b[i] = v), or written into its bytes.Buffer or
+	// strings.Builder (b.WriteByte(v)).
+	elems map[types.Object][]fieldStore
+	funcs map[types.Object]*ast.FuncDecl
+	// fills are buffers filled by crypto/rand or math/rand (Read(b)).
+	fills map[types.Object]TokenOrigin
+	// decls are the function declarations, assignments and value specs in
+	// source order, for facts.go.
+	decls []ast.Node
+}
+
+// def is one assignment to a variable.
+type def struct {
+	pos   token.Pos
+	val   ast.Expr      // x = val, x := val, var x = val
+	tuple *ast.CallExpr // x, err := f(): result index of tuple
+	index int
+	// fn is the enclosing function declaration, nil at package level.
+	fn *ast.FuncDecl
+	// zero is var x T: the zero value, which later assignments define.
+	zero bool
+	// addr is &x: the variable may change behind the model's back.
+	addr bool
+}
+
+// fieldStore is a value stored into a struct field, and the function that
+// stores it (nil at package level). val is nil for a store from a tuple.
+type fieldStore struct {
+	val ast.Expr
+	fn  *ast.FuncDecl
+}
+
+func newDefIndex(files []*ast.File, info *types.Info) *defIndex {
+	d := &defIndex{
+		info:   info,
+		vars:   map[types.Object][]def{},
+		fields: map[types.Object][]fieldStore{},
+		elems:  map[types.Object][]fieldStore{},
+		funcs:  map[types.Object]*ast.FuncDecl{},
+		fills:  map[types.Object]TokenOrigin{},
+	}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			fn, _ := decl.(*ast.FuncDecl)
+			if fn != nil {
+				if obj := info.Defs[fn.Name]; obj != nil {
+					d.funcs[obj] = fn
+				}
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				d.visit(n, fn)
+				return true
+			})
+		}
+	}
+	return d
+}
+
+func (d *defIndex) add(id *ast.Ident, x def) {
+	obj := d.info.ObjectOf(id)
+	if obj == nil || id.Name == "_" {
+		return
+	}
+	x.pos = id.Pos()
+	d.vars[obj] = append(d.vars[obj], x)
+}
+
+func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
+	switch n := n.(type) {
+	case *ast.FuncDecl, *ast.AssignStmt, *ast.ValueSpec:
+		d.decls = append(d.decls, n)
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		var tuple *ast.CallExpr
+		if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+			tuple, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+		}
+		for i, lhs := range n.Lhs {
+			x := def{fn: fn}
+			switch {
+			case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
+				// x += v: no single value.
+			case len(n.Lhs) == len(n.Rhs):
+				x.val = n.Rhs[i]
+			case tuple != nil:
+				x.tuple, x.index = tuple, i
+			}
+			switch l := ast.Unparen(lhs).(type) {
+			case *ast.Ident:
+				d.add(l, x)
+			case *ast.SelectorExpr:
+				if sel := d.info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
+					d.fields[sel.Obj()] = append(d.fields[sel.Obj()], fieldStore{val: x.val, fn: fn})
+				}
+			case *ast.IndexExpr:
+				if id, ok := ast.Unparen(l.X).(*ast.Ident); ok {
+					if obj := d.info.ObjectOf(id); obj != nil {
+						d.elems[obj] = append(d.elems[obj], fieldStore{val: x.val, fn: fn})
+					}
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		for i, id := range n.Names {
+			x := def{fn: fn, zero: len(n.Values) == 0}
+			switch {
+			case len(n.Values) == len(n.Names):
+				x.val = n.Values[i]
+			case len(n.Values) == 1:
+				x.tuple, _ = ast.Unparen(n.Values[0]).(*ast.CallExpr)
+				x.index = i
+			}
+			d.add(id, x)
+		}
+	case *ast.IncDecStmt:
+		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+			d.add(id, def{fn: fn})
+		}
+	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{n.Key, n.Value} {
+			if id, ok := e.(*ast.Ident); ok {
+				d.add(id, def{fn: fn})
+			}
+		}
+	case *ast.UnaryExpr:
+		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+			d.add(id, def{fn: fn, addr: true})
+		}
+	case *ast.CompositeLit:
+		d.composite(n, fn)
+	case *ast.CallExpr:
+		d.fill(n)
+		d.write(n, fn)
+	}
+}
+
+// write records b.WriteString(v) and its kin on a local bytes.Buffer or
+// strings.Builder as a store of v into b.
+func (d *defIndex) write(call *ast.CallExpr, fn *ast.FuncDecl) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || !strings.HasPrefix(sel.Sel.Name, "Write") {
+		return
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	m, ok := d.info.Uses[sel.Sel].(*types.Func)
+	if !ok || !isTextBuffer(m) {
+		return
+	}
+	if obj := d.info.ObjectOf(id); obj != nil {
+		d.elems[obj] = append(d.elems[obj], fieldStore{val: call.Args[0], fn: fn})
+	}
+}
+
+// isTextBuffer reports whether m is a method of bytes.Buffer or
+// strings.Builder.
+func isTextBuffer(m *types.Func) bool {
+	if m.Pkg() == nil {
+		return false
+	}
+	switch recvTypeName(m) {
+	case "Buffer":
+		return m.Pkg().Path() == "bytes"
+	case "Builder":
+		return m.Pkg().Path() == "strings"
+	}
+	return false
+}
+
+// composite records T{field: v} as a store into field.
+func (d *defIndex) composite(lit *ast.CompositeLit, fn *ast.FuncDecl) {
+	t := d.info.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				if obj := d.info.ObjectOf(id); obj != nil {
+					d.fields[obj] = append(d.fields[obj], fieldStore{val: kv.Value, fn: fn})
+				}
+			}
+		} else if i < st.NumFields() {
+			d.fields[st.Field(i)] = append(d.fields[st.Field(i)], fieldStore{val: el, fn: fn})
+		}
+	}
+}
+
+// fill records a buffer filled by crypto/rand or math/rand: Read(b),
+// io.ReadFull(rand.Reader, b).
+func (d *defIndex) fill(call *ast.CallExpr) {
+	fn, _ := typeutil.Callee(d.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || len(call.Args) == 0 {
+		return
+	}
+	buf := call.Args[0]
+	var src TokenOrigin
+	switch path := fn.Pkg().Path(); {
+	case fn.Name() == "Read" && path == "crypto/rand":
+		src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
+	case fn.Name() == "Read" && isMathRand(path):
+		src = TokenOrigin{Origin: OriginMathRand, What: path + ".Read", At: call}
+	case path == "runtime" && fn.Name() == "Stack":
+		// "goroutine 18 [running]:": the goroutine id.
+		src = TokenOrigin{Origin: OriginProcess, What: "the goroutine id (`runtime.Stack`)", At: call}
+	case path == "io" && (fn.Name() == "ReadFull" || fn.Name() == "ReadAtLeast") && len(call.Args) > 1:
+		if r, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
+			if v, ok := d.info.ObjectOf(r.Sel).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
+				src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
+			}
+		}
+		buf = call.Args[1]
+	default:
+		return
+	}
+	if src.Origin == OriginUnknown {
+		return
+	}
+	if s, ok := ast.Unparen(buf).(*ast.SliceExpr); ok {
+		buf = s.X
+	}
+	if id, ok := ast.Unparen(buf).(*ast.Ident); ok {
+		if obj := d.info.ObjectOf(id); obj != nil {
+			d.fills[obj] = src
+		}
+	}
+}
+
+// assigns returns the positions of every assignment to obj, var x T
+// included.
+func (d *defIndex) assigns(obj types.Object) []token.Pos {
+	var out []token.Pos
+	for _, x := range d.vars[obj] {
+		if !x.addr {
+			out = append(out, x.pos)
+		}
+	}
+	return out
+}
+
+// only returns the one definition of obj: var x T aside, it is assigned
+// exactly once and its address is never taken. The definition may carry
+// no value (x++, a range variable).
+func (d *defIndex) only(obj types.Object) (def, bool) {
+	var found def
+	n := 0
+	for _, x := range d.vars[obj] {
+		switch {
+		case x.addr:
+			return def{}, false
+		case !x.zero:
+			found = x
+			n++
+		}
+	}
+	return found, n == 1
+}
+
+// value returns the expression that obj's one definition assigns, or nil.
+func (d *defIndex) value(obj types.Object) ast.Expr {
+	if x, ok := d.only(obj); ok {
+		return x.val
+	}
+	return nil
+}
+
+// initial returns the definition of a package-level variable in its
+// declaration (var x = v, or var x T).
+func (d *defIndex) initial(v *types.Var) (def, bool) {
+	for _, x := range d.vars[v] {
+		if x.fn == nil && !x.addr {
+			return x, true
+		}
+	}
+	return def{}, false
+}
+
+// changedLater reports whether a function that may run more than once per
+// process assigns the package-level variable v or takes its address.
+func (d *defIndex) changedLater(v *types.Var, runsOnce func(*ast.FuncDecl) bool) bool {
+	for _, x := range d.vars[v] {
+		if x.fn != nil && !runsOnce(x.fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldValues returns the expressions stored into field; stores from a
+// tuple carry none.
+func (d *defIndex) fieldValues(field types.Object) []ast.Expr {
+	var out []ast.Expr
+	for _, s := range d.fields[field] {
+		if s.val != nil {
+			out = append(out, s.val)
+		}
+	}
+	return out
+}
+
+// fieldValue returns the one expression ever stored into field, or nil.
+func (d *defIndex) fieldValue(field types.Object) ast.Expr {
+	if s := d.fields[field]; len(s) == 1 {
+		return s[0].val
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
+
+const defsSource = `package main
+
+import "crypto/rand"
+
+type lock struct{ key, token string }
+
+var (
+	prefix  = "lock:"
+	counter int
+	later   = "x"
+	pointed = "y"
+	zero    string
+)
+
+func init() { counter = 1 }
+
+func setLater() { later = "z" }
+
+func two() (string, error) { return "", nil }
+
+func f(name string) {
+	once := "lock:" + name
+	twice := "a"
+	twice = "b"
+	bumped := 1
+	bumped += 2
+	var declared string
+	declared = "c"
+	addressed := "d"
+	_ = &addressed
+	tup, err := two()
+	for i := range 3 {
+		_ = i
+	}
+	buf := make([]byte, 16)
+	rand.Read(buf)
+	l := lock{key: once}
+	l.token, err = two()
+	var built lock
+	built.key = "k"
+	_ = &pointed
+	_, _, _, _, _, _, _, _, _ = once, twice, bumped, declared, tup, err, l, built, zero
+}
+`
+
+// TestDefIndex pins down what the one definition index answers: which
+// variables have one definition, what a package-level variable starts
+// with and whether a function that runs more than once changes it, what
+// fields hold, and which buffers a random read fills.
+func TestDefIndex(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", defsSource, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+	}
+	conf := types.Config{Importer: importer.Default()}
+	pkg, err := conf.Check("p", fset, []*ast.File{file}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDefIndex([]*ast.File{file}, info)
+	// The locals of f have names of their own.
+	local := func(name string) types.Object {
+		for id, obj := range info.Defs {
+			if id.Name == name && obj != nil && obj.Parent() != pkg.Scope() {
+				return obj
+			}
+		}
+		t.Fatalf("no local %s", name)
+		return nil
+	}
+	global := func(name string) *types.Var { return pkg.Scope().Lookup(name).(*types.Var) }
+	render := func(e ast.Expr) string {
+		if e == nil {
+			return ""
+		}
+		return types.ExprString(e)
+	}
+
+	for _, tc := range []struct{ name, value string }{
+		{"once", `"lock:" + name`},
+		{"declared", `"c"`}, // var x T, then one assignment
+		{"twice", ""},
+		{"bumped", ""}, // x += v has no single value
+		{"addressed", ""},
+		{"tup", ""}, // a tuple result: only, not value
+		{"i", ""},
+	} {
+		if got := render(d.value(local(tc.name))); got != tc.value {
+			t.Errorf("value(%s) = %q, want %q", tc.name, got, tc.value)
+		}
+	}
+	if x, ok := d.only(local("tup")); !ok || x.tuple == nil || x.index != 0 {
+		t.Errorf("only(tup) = %+v, %v; want result 0 of two()", x, ok)
+	}
+	if n := len(d.assigns(local("twice"))); n != 2 {
+		t.Errorf("assigns(twice) = %d positions, want 2", n)
+	}
+	if n := len(d.assigns(local("declared"))); n != 2 {
+		t.Errorf("assigns(declared) = %d positions, want 2 (the declaration counts)", n)
+	}
+
+	runsOnce := func(fn *ast.FuncDecl) bool { return fn.Name.Name == "init" }
+	for _, tc := range []struct {
+		name    string
+		initial string
+		later   bool
+	}{
+		{"prefix", `"lock:"`, false},
+		{"counter", "", false}, // assigned in init only
+		{"later", `"x"`, true},
+		{"pointed", `"y"`, true}, // &pointed in f
+		{"zero", "", false},
+	} {
+		x, ok := d.initial(global(tc.name))
+		if !ok || render(x.val) != tc.initial {
+			t.Errorf("initial(%s) = %q, %v; want %q", tc.name, render(x.val), ok, tc.initial)
+		}
+		if got := d.changedLater(global(tc.name), runsOnce); got != tc.later {
+			t.Errorf("changedLater(%s) = %v, want %v", tc.name, got, tc.later)
+		}
+	}
+
+	lockT := pkg.Scope().Lookup("lock").Type().Underlying().(*types.Struct)
+	key, tok := lockT.Field(0), lockT.Field(1)
+	if vals := d.fieldValues(key); len(vals) != 2 {
+		t.Errorf("fieldValues(key) = %d values, want 2 (a literal and an assignment)", len(vals))
+	}
+	if v := d.fieldValue(key); v != nil {
+		t.Errorf("fieldValue(key) = %s, want none: two stores", render(v))
+	}
+	if v := d.fieldValue(tok); v != nil {
+		t.Errorf("fieldValue(token) = %s, want none: a tuple store carries no expression", render(v))
+	}
+	if src, ok := d.fills[local("buf")]; !ok || src.Origin != OriginFresh {
+		t.Errorf("fills[buf] = %+v, %v; want crypto/rand", src, ok)
+	}
+	if d.funcs[pkg.Scope().Lookup("two")] == nil {
+		t.Errorf("funcs lacks two")
+	}
+}
