@@ -72,13 +72,16 @@
 //     Refresh may still extend the lease on the server (never Until), a
 //     cut-off Release may still delete the key.
 //   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
-//     a context deadline), and never waits unboundedly. Retries back off exponentially
-//     with full jitter and stop when the context ends; waiting callers take
-//     turns, earliest waiter first, so the releaser does not win every race
-//     and a waiter that backed off far is not passed over (see Obtain).
-//     When an attempt fails with its outcome unknown before the deadline,
-//     Obtain spends up to the release timeout (no later than the deadline)
-//     removing its token.
+//     a context deadline), and never waits unboundedly. Waiting callers
+//     queue, first come first served, and do not poll a held lock: a
+//     release hands the lock to the next waiter of its process in the same
+//     script, or reserves it for the next queued process and wakes it by
+//     pub/sub, so the releaser does not win every race (see Obtain). A
+//     queued process asks the server again when the lock's lease ends and
+//     at the latest after Backoff.Cap, so a missed wake-up or a holder that
+//     died delays it that long at most. When an attempt fails with its
+//     outcome unknown before the deadline, Obtain spends up to the release
+//     timeout (no later than the deadline) removing its token.
 //   - With WithFencing, each acquisition gets a fence number greater than
 //     every earlier one for that counter. The acquire and the INCR run in
 //     one script, so a fence is issued only with ownership. Lock and counter
@@ -117,22 +120,32 @@
 //
 // Besides the lock key, WithFencing uses a counter key and a fence record
 // (the fence issued with the current lock, with the lock's TTL), and
-// waiting callers a short-lived turn key and its start time (PX, 250 ms plus
-// ten backoff bases after the last waiter's poll). All are derived to share
-// the lock key's slot: "lock:{sku42}" -> "lock:{sku42}:fence",
-// "lock:{sku42}:fenced", "lock:{sku42}:turn" and "lock:{sku42}:turn:since";
-// a key without a hash tag is wrapped, "feed" -> "{feed}:fence",
-// "{feed}:fenced", "{feed}:turn" and "{feed}:turn:since".
+// waiting callers of several processes a queue key (a JSON array of the
+// processes' entries, with a TTL of four Backoff.Cap plus the
+// reservation time after its last change) and a pub/sub channel. All are
+// derived to share the lock key's slot: "lock:{sku42}" ->
+// "lock:{sku42}:fence", "lock:{sku42}:fenced", "lock:{sku42}:queue" and
+// the channel "lock:{sku42}:wake"; a key without a hash tag is wrapped,
+// "feed" -> "{feed}:fence", "{feed}:fenced", "{feed}:queue" and
+// "{feed}:wake". While the lock is reserved for a queued process, the lock
+// key holds that process's entry instead of a token.
 //
 // # ACL
 //
-// A restricted user needs, on the lock, fence, fence record and turn keys:
+// A restricted user needs, on the lock, fence, fence record and queue
+// keys:
 //
-//	+set +get +del +pexpire +incr +time +eval +evalsha
+//	+set +get +mget +del +pexpire +pttl +incr +eval +evalsha
 //
 // plus +delex on Redis 8.4 and later (without it, release falls back to the
-// script; GET, DEL, PEXPIRE, INCR and TIME are called from inside the scripts,
-// which Redis checks against the user too). The library sends no SCRIPT
-// LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A Cluster
-// client itself also needs +cluster|slots.
+// script; GET, MGET, DEL, PEXPIRE, PTTL and INCR are called from inside
+// the scripts, which Redis checks against the user too). Waiters of
+// several processes are woken by pub/sub when the user may also
+//
+//	+publish +spublish +subscribe +ssubscribe +unsubscribe +sunsubscribe +ping &*:wake
+//
+// (a Cluster client uses the shard forms); without that they find a
+// reserved lock by asking again, within Backoff.Cap. The library sends no
+// SCRIPT LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A
+// Cluster client itself also needs +cluster|slots.
 package fix

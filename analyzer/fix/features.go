@@ -84,8 +84,21 @@ func serverID(ctx context.Context, client redis.UniversalClient, key string) str
 	if opt == nil {
 		return ""
 	}
-	return opt.Username + "@" + opt.Addr
+	// A client's options do not change, so their id is worked out once.
+	if id, ok := serverIDs.Load(opt); ok {
+		return id.(string)
+	}
+	id := opt.Username + "@" + opt.Addr
+	if featureServers.Load() < maxFeatureServers {
+		serverIDs.Store(opt, id)
+	}
+	return id
 }
+
+// serverIDs caches the server id of a client's options, keyed by their
+// pointer (every client keeps its own copy of the options it was made
+// with); bounded like featureCache.
+var serverIDs sync.Map // *redis.Options -> string
 
 // has reports whether f may be tried: it is known to work, or unknown.
 func (s *serverFeatures) has(f feature) bool {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,14 +25,19 @@ type Lock struct {
 	fence          int64
 	obs            *Observer
 	releaseTimeout time.Duration
+	backoff        Backoff
+	// The queue the lock was obtained through (so its release hands it to
+	// the next waiter and wakes other processes'), nil for a single
+	// attempt or a polling wait.
+	wq *waitQueue
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 
 	mu         sync.Mutex
 	state      lockState
-	leaseEnd   time.Time // carries a monotonic reading
-	leaseTimer *time.Timer
+	leaseEnd   time.Time     // carries a monotonic reading
+	leaseTimer *alarm        // nil until the lease's end is watched
 	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
 	watched      bool
@@ -55,31 +59,43 @@ const (
 // acquire script when fencing or waiting; one round trip per attempt either
 // way. The token is 128 random bits, fresh for each call.
 //
-// Obtain makes one attempt unless told to wait: WithMaxWait(d) retries for
+// Obtain makes one attempt unless told to wait: WithMaxWait(d) waits for
 // up to d (and no later than ctx's deadline), WithWait until ctx's
 // deadline. A deadline alone does not make it wait, so that a request
 // deadline set far up the call chain does not turn a try into a poll.
-// Retries stop after Backoff.MaxAttempts, follow DefaultBackoff (or
-// WithBackoff) and end early when ctx is done. When it gives up, the error
-// matches ErrNotObtained and, if the wait ran out, the context's error as
-// well.
+// When it gives up, the error matches ErrNotObtained and, if the wait ran
+// out, the context's error as well.
 //
-// Waiting callers take turns: the earliest waiter to find the lock taken
-// claims a short-lived turn key next to the lock key (an earlier waiter
-// takes the turn over when it next polls), and a free lock is left to the
-// holder of that turn, which polls within Backoff.Base. So the owner that
-// just released cannot take the lock straight back from a caller already
-// waiting, and a waiter that has backed off far is not passed over. Start
-// times are the server's: each poll says how long its caller has waited
-// (on the local monotonic clock) and the script subtracts that from the
-// server's TIME, so a host whose clock runs behind gains nothing. A turn
-// lapses 250 ms plus ten Backoff.Base (350 ms by default) after its
-// holder's last poll, so a waiter that vanishes delays others only that
-// long. Single attempts (no deadline) neither claim nor honour turns.
-// WithoutFairness turns this off.
+// Waiting callers queue, first come first served, and do not poll a lock
+// that is held. Callers of one process waiting for one key through one
+// client queue in process: a release hands the lock to the next of them
+// directly (the script that deletes the releaser's token sets the next
+// waiter's, with its own lease and fence), so the owner that just
+// released cannot take the lock straight back, and the waiters send
+// nothing while they wait. Between processes the queue is on the server,
+// next to the lock key, in the order the server received the entries,
+// one per waiting process: a release that finds another process queued
+// ahead reserves the lock for it (250 ms plus ten Backoff.Base, 350 ms by
+// default, to claim it) and wakes it by pub/sub (shard channels on a
+// Cluster client); the process's next waiter queues again. The waiter
+// that represents a queued process asks the server again when woken, when
+// the lock's lease (which the server reports) ends, and at the latest
+// after Backoff.Cap, so a missed wake-up, a release that does not wake
+// other processes (Release by token, or a lock taken with a single
+// attempt or WithoutFairness, which hand on only to waiters of their own
+// process) or a holder that died costs at most that long; a reservation
+// for a process that vanished lapses, and the processes that heard of it
+// ask again then. A process that gives up leaves the server's queue and
+// passes on a lock reserved for it. Single attempts neither queue nor
+// honour the queue.
+// WithoutFairness, or a Backoff with MaxAttempts, makes Obtain poll
+// instead: attempts follow the Backoff and end early when ctx is done,
+// and the latest releaser wins most races.
 //
-// The lock's lease is measured locally from the start of the successful
-// attempt, so Until is never later than the server's expiry.
+// Transient errors (a failover, a reset connection) are retried within
+// the wait after a Backoff delay. The lock's lease is measured locally
+// from the start of the successful attempt, or of the hand-off, so Until
+// is never later than the server's expiry.
 func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
 	o := newOptions(opts)
 	if err := checkObtain(client, key, ttl, &o); err != nil {
@@ -95,112 +111,137 @@ func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl t
 
 	if o.maxWait > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.maxWait)
+		ctx, cancel = withBound(ctx, o.maxWait)
 		defer cancel()
 	}
 	waiting := o.maxWait > 0 || o.wait
-	maxAttempts := o.backoff.MaxAttempts
-	if !waiting {
-		maxAttempts = 1
-	}
 
 	a := &acquisition{client: client, key: key, token: rand.Text(), ttl: ttl, o: &o, keys: []string{key}, fenced: "0"}
 	if o.fencing {
 		a.keys = append(a.keys, o.fenceKey, o.fenceRecord)
 		a.fenced = "1"
 	}
-	turnKey := siblingKey(key, "turn")
-	if waiting && o.fair {
-		if hashSlot(turnKey) != hashSlot(key) {
-			return nil, fmt.Errorf("obtain %q: %w: no waiter turn key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
+	a.begin = time.Now()
+	if waiting && o.fair && o.backoff.MaxAttempts == 0 {
+		a.queue = siblingKey(key, "queue")
+		if hashSlot(a.queue) != hashSlot(key) || hashSlot(siblingKey(key, "wake")) != hashSlot(key) {
+			return nil, fmt.Errorf("obtain %q: %w: no waiter queue key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
 		}
-		a.keys = append(a.keys, turnKey, siblingKey(key, "turn:since"))
-		a.queued = true
+		return a.queued(ctx)
 	}
-	direct := honoursContext(client)
+	return a.poll(ctx, waiting)
+}
 
-	begin := time.Now()
-	a.begin = begin
+// poll makes one attempt, or retries after Backoff delays while waiting.
+func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
+	o := a.o
+	maxAttempts := o.backoff.MaxAttempts
+	if !waiting {
+		maxAttempts = 1
+	}
+	direct := honoursContext(a.client)
 	var timer *time.Timer
-	myTurn := false
-	// An attempt that failed on the network may have set the token; later
-	// attempts re-send it (the acquire is idempotent), and a final failure
-	// removes it.
-	maybeSet := false
-	// The server's lease starts with the first copy that set the token; a
-	// later copy that finds it does not restart it.
-	var leaseFrom time.Time
+	var t tries
 	fail := func(attempts int, err error) (*Lock, error) {
-		if maybeSet {
-			err = fmt.Errorf("%w%s", err, a.remove(ctx, key, a.token))
+		if t.maybeSet {
+			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.key, a.token))
 		}
-		if myTurn && ctx.Err() == nil {
-			// Let the next waiter have the turn now rather than after it
-			// lapses (within the turn TTL anyway); not worth running past
-			// the caller's deadline for.
-			a.remove(ctx, turnKey, a.token)
-		}
-		o.observer.acquired(ctx, key, time.Since(begin), attempts, err)
+		o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		// A reply that comes after ctx ended is not awaited; if that
-		// attempt took the lock, or may have, its token is removed then.
-		res, err, inFlight := bounded(ctx, direct, func() (int64, error) { return a.attempt(ctx) }, func(res int64, err error) {
-			if res > 0 || err != nil {
-				_ = a.removeNow(ctx, key, a.token)
-			}
-		})
+		var res []int64
+		var err error
+		var inFlight bool
+		if direct || ctx.Done() == nil {
+			res, err = a.attempt(ctx, "")
+		} else {
+			// A reply that comes after ctx ended is not awaited; if that
+			// attempt took the lock, or may have, its token is removed then.
+			res, err, inFlight = bounded(ctx, false, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
+				if err != nil || len(res) > 0 && res[0] > 0 {
+					_ = a.removeNow(ctx, a.key, a.token)
+				}
+			})
+		}
 		if inFlight {
-			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", key, ErrNotObtained, err))
+			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
 		}
 		if err != nil {
-			// The command may have run with its reply lost (the client gave
-			// up re-sending it), unless the server refused it.
-			var rerr redis.Error
-			if !errors.As(err, &rerr) && !maybeSet {
-				maybeSet, leaseFrom = true, start
-			}
+			t.failed(err, start)
 			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts {
-				if ctx.Err() != nil {
-					return fail(attempt, fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, ctx.Err(), err))
-				}
-				return fail(attempt, fmt.Errorf("obtain %q: %w", key, err))
+				return fail(attempt, t.giveUp(ctx, a.key, err))
 			}
 			// A failover or a reset connection: try again within the wait.
-			if !sleep(ctx, &timer, o.backoff.delay(attempt, false)) {
-				return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w (last: %w)", key, ErrNotObtained, attempt, ctx.Err(), err))
+			if !sleep(ctx, &timer, o.backoff.delay(attempt)) {
+				return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w (last: %w)", a.key, ErrNotObtained, attempt, ctx.Err(), err))
 			}
 			continue
 		}
-		if res == -2 {
+		switch code := res[0]; {
+		case code == -2:
 			// Only a fence record that expired before the lock (its lease
 			// was extended between the two copies of the command) gets
 			// here: the fence is unknown, so the lock is no use.
-			maybeSet = true
-			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", key, ErrNotObtained))
+			t.maybeSet = true
+			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.key, ErrNotObtained))
+		case code > 0:
+			o.observer.acquired(ctx, a.key, time.Since(a.begin), attempt, nil)
+			return newLock(ctx, a, a.fence(code), t.leaseStart(start), nil), nil
 		}
-		if res > 0 {
-			var fence int64
-			if o.fencing {
-				fence = res
-			}
-			if !leaseFrom.IsZero() {
-				start = leaseFrom
-			}
-			o.observer.acquired(ctx, key, time.Since(begin), attempt, nil)
-			return newLock(ctx, client, key, a.token, fence, start, ttl, &o), nil
-		}
-		myTurn = res == -1
-		o.observer.contended(ctx, key, attempt)
+		o.observer.contended(ctx, a.key, attempt)
 		if maxAttempts > 0 && attempt >= maxAttempts {
-			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", key, ErrNotObtained, attempt))
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", a.key, ErrNotObtained, attempt))
 		}
-		if !sleep(ctx, &timer, o.backoff.delay(attempt, myTurn)) {
-			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", key, ErrNotObtained, attempt, ctx.Err()))
+		if !sleep(ctx, &timer, o.backoff.delay(attempt)) {
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", a.key, ErrNotObtained, attempt, ctx.Err()))
 		}
 	}
+}
+
+// tries is what an Obtain knows of its failed attempts.
+type tries struct {
+	// An attempt that failed on the network may have set the token; later
+	// attempts re-send it (the acquire is idempotent), and a final failure
+	// removes it.
+	maybeSet bool
+	// The server's lease starts with the first copy that set the token; a
+	// later copy that finds it does not restart it.
+	leaseFrom time.Time
+}
+
+// failed records an attempt that began at start and failed with err: the
+// command may have run with its reply lost (the client gave up re-sending
+// it), unless the server refused it.
+func (t *tries) failed(err error, start time.Time) {
+	var rerr redis.Error
+	if !errors.As(err, &rerr) {
+		t.mightHaveSet(start)
+	}
+}
+
+// mightHaveSet records that the token may be in the key from at as
+// early as start.
+func (t *tries) mightHaveSet(start time.Time) {
+	if !t.maybeSet || start.Before(t.leaseFrom) {
+		t.maybeSet, t.leaseFrom = true, start
+	}
+}
+
+func (t *tries) leaseStart(start time.Time) time.Time {
+	if t.maybeSet && t.leaseFrom.Before(start) {
+		return t.leaseFrom
+	}
+	return start
+}
+
+// giveUp is the error for an attempt that failed with err.
+func (t *tries) giveUp(ctx context.Context, key string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, ctx.Err(), err)
+	}
+	return fmt.Errorf("obtain %q: %w", key, err)
 }
 
 // sleep waits d, reusing *timer, and reports false if ctx ended first.
@@ -246,49 +287,61 @@ type acquisition struct {
 	token  string
 	ttl    time.Duration
 	o      *options
-	keys   []string
+	keys   []string // the lock key, then the fence keys
 	fenced string
-	queued bool      // takes turns with other waiters
+	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 }
 
-// attempt sends one acquire and returns the fence (1 without fencing) when
-// it took the lock, 0 or -1 (the caller holds the next turn) when not, and
-// -2 for a lock of this token whose fence is gone. A re-sent copy of the
-// command (the client lost the first reply) that finds this token is the
-// same acquisition: SET NX GET returns the token, and the script returns
-// the fence recorded with the lock.
-func (a *acquisition) attempt(ctx context.Context) (int64, error) {
-	if len(a.keys) == 1 {
+// fence turns an acquire result into the lock's fence.
+func (a *acquisition) fence(res int64) int64 {
+	if a.o.fencing {
+		return res
+	}
+	return 0
+}
+
+// attempt sends one acquire and returns {fence} (fence 1 without fencing)
+// when it took the lock, {0, pttl} when not, and {-2} for a lock of this
+// token whose fence is gone. entry is the process's entry in the
+// server's queue, "" for an attempt that does not queue. A re-sent copy
+// of the command (the client lost the first reply) that finds this token
+// is the same acquisition: SET NX GET returns the token, and the script
+// returns the fence recorded with the lock.
+func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error) {
+	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
 			old, err := a.client.SetArgs(ctx, a.key, a.token, redis.SetArgs{Mode: "NX", TTL: a.ttl, Get: true}).Result()
 			switch {
 			case errors.Is(err, redis.Nil):
 				feats.learn(featSetNXGet, true)
-				return 1, nil
+				return []int64{1}, nil
 			case err == nil:
 				feats.learn(featSetNXGet, true)
 				if old == a.token {
-					return 1, nil
+					return []int64{1}, nil
 				}
-				return 0, nil
+				return []int64{0, -1}, nil
 			case !isUnsupported(err):
-				return 0, err
+				return nil, err
 			}
 			// Before Redis 7.0 NX and GET do not combine; the syntax error
 			// comes before anything ran.
 			feats.learn(featSetNXGet, false)
 		}
 	}
-	// A waiter sends how long it has waited, not a time of day: the script
-	// dates its start by the server's clock, so host clocks cannot skew
-	// the order.
-	waited := ""
-	if a.queued {
-		waited = strconv.FormatInt(time.Since(a.begin).Milliseconds(), 10)
+	keys := a.keys
+	if entry != "" {
+		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
-	return acquireScript.Run(ctx, a.client, a.keys, a.token, a.ttl.Milliseconds(), a.fenced, waited, a.o.backoff.turnTTL().Milliseconds()).Int64()
+	b := &a.o.backoff
+	res, err := acquireScript.Run(ctx, a.client, keys, a.token, a.ttl.Milliseconds(), a.fenced, entry,
+		b.grantTTL().Milliseconds(), b.queueTTL().Milliseconds(), siblingKey(a.key, "wake"), publishMode(a.client)).Int64Slice()
+	if err == nil && len(res) == 0 {
+		err = errors.New("acquire script returned nothing")
+	}
+	return res, err
 }
 
 // remove deletes key if it holds value: the cleanup after a failed
@@ -298,14 +351,22 @@ func (a *acquisition) attempt(ctx context.Context) (int64, error) {
 // release timeout on a client that honours context deadlines and within
 // the client's ReadTimeout otherwise. It returns a note for the error.
 func (a *acquisition) remove(ctx context.Context, key, value string) string {
+	return a.removeWith(ctx, func(rctx context.Context) error {
+		_, err := compareAndDelete(rctx, a.client, key, value)
+		return err
+	})
+}
+
+// removeWith runs a token removal as remove describes.
+func (a *acquisition) removeWith(ctx context.Context, removal func(context.Context) error) string {
 	rctx, cancel := detached(ctx, a.o.releaseTimeout)
-	op := func() (ReleasePath, error) { return compareAndDelete(rctx, a.client, key, value) }
+	op := func() (struct{}, error) { return struct{}{}, removal(rctx) }
 	wait, direct := rctx, honoursContext(a.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}
 	// A removal the caller stops waiting for keeps its context until done.
-	_, err, inFlight := bounded(wait, direct, op, func(ReleasePath, error) { cancel() })
+	_, err, inFlight := bounded(wait, direct, op, func(struct{}, error) { cancel() })
 	if !inFlight {
 		cancel()
 	}
@@ -368,23 +429,37 @@ func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o 
 	return nil
 }
 
-func newLock(ctx context.Context, client redis.UniversalClient, key, token string, fence int64, start time.Time, ttl time.Duration, o *options) *Lock {
+// newLock makes the Lock of a successful acquisition a, the server's lease
+// starting no earlier than start; wq is the queue it was obtained
+// through, if any, whose holder it becomes before its lease timer runs.
+func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, wq *waitQueue) *Lock {
+	o := a.o
 	l := &Lock{
-		client:         client,
-		key:            key,
-		token:          token,
+		client:         a.client,
+		key:            a.key,
+		token:          a.token,
 		fence:          fence,
-		ttl:            ttl,
+		ttl:            a.ttl,
 		obs:            o.observer,
 		releaseTimeout: o.releaseTimeout,
-		leaseEnd:       start.Add(ttl),
+		backoff:        o.backoff,
+		wq:             wq,
+		leaseEnd:       start.Add(a.ttl),
 	}
 	// The lock outlives the acquire context (often a short wait timeout) but
 	// keeps its values.
-	l.ctx, l.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
-	l.mu.Lock()
-	l.leaseTimer = time.AfterFunc(time.Until(l.leaseEnd), l.leaseRanOut)
-	l.mu.Unlock()
+	l.ctx, l.cancel = context.WithCancelCause(uncancelled(ctx))
+	if wq != nil {
+		wq.holds(l)
+	}
+	// The lease's end is watched by an alarm once something can see it:
+	// the watchdog, an observer of losses, the process's other waiters,
+	// or a caller of Context. Until then the methods check the time.
+	if o.watchdog || o.observer.Lost != nil || wq != nil {
+		l.mu.Lock()
+		l.watchLease()
+		l.mu.Unlock()
+	}
 	if o.watchdog {
 		l.watched = true
 		if o.maxHold > 0 {
@@ -458,7 +533,33 @@ func (l *Lock) Context() context.Context {
 	if l == nil {
 		return nilLockCtx
 	}
+	l.mu.Lock()
+	ranOut := l.watchLease()
+	l.mu.Unlock()
+	if ranOut {
+		l.leaseRanOut()
+	}
 	return l.ctx
+}
+
+// watchLease sets the alarm that ends Context with the lease, if it is not
+// set yet, and reports true instead when the lease has run out already.
+// Called with mu held.
+func (l *Lock) watchLease() (ranOut bool) {
+	if l.leaseTimer != nil || l.state != held || l.ctx.Err() != nil {
+		return false
+	}
+	if !time.Now().Before(l.leaseEnd) {
+		return true
+	}
+	l.leaseTimer = setAlarm(time.Until(l.leaseEnd), l.leaseRanOut)
+	return false
+}
+
+// ranOut reports, without an alarm set, that the lease has ended.
+// Called with mu held.
+func (l *Lock) ranOut() bool {
+	return l.leaseTimer == nil && !time.Now().Before(l.leaseEnd)
 }
 
 // Refresh sets the lease to ttl, measured from now, if the lock is still
@@ -499,6 +600,9 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	if err := l.extend(start.Add(ttl)); err != nil {
+		if errors.Is(err, ErrLost) {
+			l.leaseRanOut()
+		}
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	return nil
@@ -506,9 +610,14 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 
 func (l *Lock) usable() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.state != held {
+		l.mu.Unlock()
 		return ErrNotHeld
+	}
+	ranOut := l.ranOut()
+	l.mu.Unlock()
+	if ranOut {
+		l.leaseRanOut()
 	}
 	if l.ctx.Err() != nil {
 		return context.Cause(l.ctx)
@@ -522,9 +631,9 @@ func (l *Lock) extend(end time.Time) error {
 	if l.state != held {
 		return ErrNotHeld
 	}
-	// A timer that already fired has cancelled, or is about to cancel, the
+	// An alarm that already fired has cancelled, or is about to cancel, the
 	// context: the renewal came too late to trust.
-	if l.ctx.Err() != nil || !l.leaseTimer.Reset(time.Until(end)) {
+	if l.ctx.Err() != nil || l.ranOut() || l.leaseTimer != nil && !l.leaseTimer.reset(time.Until(end)) {
 		return fmt.Errorf("%w: renewed after the local lease ran out", ErrLost)
 	}
 	l.leaseEnd = end
@@ -547,9 +656,15 @@ func (l *Lock) lose(cause error) {
 		l.mu.Unlock()
 		return
 	}
-	l.leaseTimer.Stop()
+	if l.leaseTimer != nil {
+		l.leaseTimer.stop()
+	}
 	l.cancel(cause)
 	l.mu.Unlock()
+	if l.wq != nil {
+		// The process's next waiter asks the server now.
+		l.wq.holderGone(l)
+	}
 	l.obs.lost(context.WithoutCancel(l.ctx), l.key, cause)
 }
 
@@ -576,7 +691,19 @@ func (l *Lock) Release(ctx context.Context) error {
 		l.stopWatchdog()
 		<-l.watchdogDone
 	}
-	path, err := releaseBounded(ctx, l.client, l.key, l.token, l.releaseTimeout)
+	var path ReleasePath
+	var err error
+	// A lock taken with a single attempt has no queue of its own, but
+	// waiters of this process may have queued for it since.
+	wq := l.wq
+	if wq == nil {
+		wq = findQueue(l.client, l.key)
+	}
+	if wq != nil {
+		path, err = wq.release(ctx, l, l.wq != nil)
+	} else {
+		path, err = releaseBounded(ctx, l.client, l.key, l.token, l.releaseTimeout)
+	}
 
 	l.mu.Lock()
 	if err != nil && !errors.Is(err, ErrNotHeld) {
@@ -593,7 +720,9 @@ func (l *Lock) Release(ctx context.Context) error {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
 	l.state = released
-	l.leaseTimer.Stop()
+	if l.leaseTimer != nil {
+		l.leaseTimer.stop()
+	}
 	l.cancel(ErrReleased)
 	l.mu.Unlock()
 

@@ -24,13 +24,18 @@ type options struct {
 	err            error
 }
 
-// Backoff shapes the waits between acquire attempts: exponential from Base,
-// capped at Cap, each wait drawn uniformly from [0, current) ("full
-// jitter") so that waiters do not retry in lockstep.
+// Backoff shapes the waits between the attempts of a polling wait
+// (WithoutFairness) and the retries after transient errors: exponential
+// from Base, capped at Cap, each wait drawn uniformly from [0, current)
+// ("full jitter") so that waiters do not retry in lockstep. A queued
+// waiter asks the server again at least every Cap, and a lock reserved
+// for a queued process waits 250 ms plus ten Base for it (see Obtain).
 type Backoff struct {
 	Base time.Duration
 	Cap  time.Duration
-	// MaxAttempts bounds the attempts; zero means until the wait runs out.
+	// MaxAttempts bounds the attempts of a wait, which then polls rather
+	// than queues (a queued waiter makes no attempts while it waits); zero
+	// means until the wait runs out.
 	MaxAttempts int
 }
 
@@ -90,9 +95,10 @@ func WithBackoff(b Backoff) Option {
 	}
 }
 
-// WithoutFairness turns off the waiter turn (see Obtain), saving its key and
-// the script round trip's extra work at the cost of letting the latest
-// releaser win most races under contention.
+// WithoutFairness makes a waiting Obtain poll, as bsm/redislock does,
+// instead of queueing (see Obtain): no queue on the server or in
+// process, and no pub/sub, at the cost of letting the latest releaser win
+// most races under contention and of a poll every Backoff delay.
 func WithoutFairness() Option {
 	return func(o *options) { o.fair = false }
 }
@@ -150,18 +156,19 @@ func newOptions(opts []Option) options {
 		}
 	}
 	if o.observer == nil {
-		o.observer = &Observer{}
+		o.observer = noObserver
 	}
 	return o
 }
 
-// delay returns the wait before attempt+1. A waiter that holds the turn
-// polls within Base, since the lock is reserved for it once free.
-func (b Backoff) delay(attempt int, myTurn bool) time.Duration {
+// noObserver has no hooks; it is never written to.
+var noObserver = &Observer{}
+
+// delay returns the wait before attempt+1 of a polling wait, or after a
+// transient error.
+func (b Backoff) delay(attempt int) time.Duration {
 	limit := b.Cap
-	if myTurn {
-		limit = b.Base
-	} else if attempt < 32 {
+	if attempt < 32 {
 		if d := b.Base << (attempt - 1); d > 0 && d < b.Cap {
 			limit = d
 		}
@@ -169,9 +176,16 @@ func (b Backoff) delay(attempt int, myTurn bool) time.Duration {
 	return rand.N(limit) + 1
 }
 
-// turnTTL is how long a waiter's claim on the next turn survives without a
-// poll: long enough for a slow poller, short enough that a vanished waiter
-// holds a free lock back only briefly.
-func (b Backoff) turnTTL() time.Duration {
+// grantTTL is how long a lock reserved for the head of the server's
+// queue waits for it to claim it: long enough for a slow claim, short
+// enough that a process that vanished holds a free lock back only briefly.
+func (b Backoff) grantTTL() time.Duration {
 	return 250*time.Millisecond + 10*b.Base
+}
+
+// queueTTL is how long the server's queue outlives its last change. A
+// queued process asks the server again at least every Cap, which keeps
+// the queue alive while anyone waits.
+func (b Backoff) queueTTL() time.Duration {
+	return 4*b.Cap + b.grantTTL()
 }

@@ -57,8 +57,11 @@ func Release(ctx context.Context, client redis.UniversalClient, key string, toke
 func releaseBounded(ctx context.Context, client redis.UniversalClient, key, token string, timeout time.Duration) (ReleasePath, error) {
 	rctx, cancel := detached(ctx, timeout)
 	defer cancel()
+	if honoursContext(client) {
+		return compareAndDelete(rctx, client, key, token)
+	}
 	op := func() (ReleasePath, error) { return compareAndDelete(rctx, client, key, token) }
-	path, err, inFlight := bounded(rctx, honoursContext(client), op, nil)
+	path, err, inFlight := bounded(rctx, false, op, nil)
 	if inFlight {
 		return path, fmt.Errorf("%w after %s: the delete may still run, its outcome unknown", err, timeout)
 	}
@@ -97,7 +100,18 @@ func Refresh(ctx context.Context, client redis.UniversalClient, key string, toke
 }
 
 func detached(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	return withBound(uncancelled(ctx), timeout)
+}
+
+// uncancelled is context.WithoutCancel, skipped for a context that cannot
+// be cancelled anyway.
+func uncancelled(ctx context.Context) context.Context {
+	if ctx.Done() == nil {
+		if _, ok := ctx.Deadline(); !ok {
+			return ctx
+		}
+	}
+	return context.WithoutCancel(ctx)
 }
 
 func checkHandle(client redis.UniversalClient, key, token string) error {

@@ -22,7 +22,7 @@ func hashTag(key string) string {
 	return key[open+1 : open+1+end]
 }
 
-// siblingKey derives a companion key (fence counter, waiter turn) that hashes
+// siblingKey derives a companion key (fence counter, waiter queue) that hashes
 // to the same Cluster slot as key. A key with a hash tag keeps it and gets the
 // suffix appended ("lock:{sku42}" -> "lock:{sku42}:fence"); a key without one
 // is wrapped into a tag, which hashes to the same slot because the tag's

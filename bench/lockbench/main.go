@@ -3,17 +3,24 @@
 // one real redis-server on loopback, in a single run:
 //
 //   - uncontended acquire+release cycles/s, 1 and 16 goroutines on distinct
-//     keys, with acquire and release latency and Redis commands per cycle;
-//   - contended: 16 goroutines on one key with a 1 ms critical section,
-//     reporting acquisitions/s, commands per acquisition, wait percentiles,
-//     how often the goroutine that just released wins again, and overlapping
-//     critical sections (which must be 0).
+//     keys, with acquire and release latency and Redis commands per cycle,
+//     on a client with default options and on one with
+//     ContextTimeoutEnabled;
+//   - contended shapes, each acquisition under a 5 s deadline: 16 goroutines
+//     on one key with a 1 ms critical section (the main one), 64 goroutines
+//     over 8 keys with 1 ms, and 16 goroutines on one key with 50 ms, where
+//     waiting costs the most. Each reports acquisitions/s, commands per
+//     acquisition, wait percentiles, how often the goroutine that just
+//     released a key wins it again, the client's peak connections, and
+//     overlapping critical sections (which must be 0).
 //
-// Implementations alternate in rounds (A B C D A B C D ...) and the table
-// shows per-implementation medians, because a shared machine drifts more
-// over a run than the differences being measured.
+// Implementations alternate (A B C D A B C D ...) and the tables show
+// per-implementation medians, because a shared machine drifts more over a
+// run than the differences being measured: the contended runs alternate
+// by round, and each round's uncontended runs are cut into slices (-slices)
+// taken in turn, since the load of a shared machine changes by the second.
 //
-//	go run .            # from bench/lockbench; about 3 minutes
+//	go run .            # from bench/lockbench; about 10 minutes
 //	go run . -quick     # smoke test, a few seconds
 package main
 
@@ -47,11 +54,26 @@ import (
 )
 
 const (
-	ttl            = 2 * time.Second // far longer than any critical section here
-	goroutines     = 16
-	criticalPeriod = time.Millisecond
-	acquireLimit   = 5 * time.Second
+	ttl          = 2 * time.Second // far longer than any critical section here
+	goroutines   = 16
+	acquireLimit = 5 * time.Second
 )
+
+// shape is one contended workload: goroutine w works on key w%keys.
+type shape struct {
+	name       string
+	goroutines int
+	keys       int
+	critical   time.Duration
+}
+
+// shapes lists the contended workloads; the first is the one the targets
+// are stated on.
+var shapes = []shape{
+	{"16x1 1ms", 16, 1, time.Millisecond},
+	{"64x8 1ms", 64, 8, time.Millisecond},
+	{"16x1 50ms", 16, 1, 50 * time.Millisecond},
+}
 
 // releaseFunc releases one acquisition.
 type releaseFunc func(ctx context.Context) error
@@ -67,18 +89,19 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "length of each contended run")
 	uduration := flag.Duration("uduration", 2*time.Second, "length of each uncontended run")
 	rounds := flag.Int("rounds", 3, "rounds; each runs every implementation once, in rotating order")
+	uslices := flag.Int("slices", 10, "slices each uncontended run is cut into, taken in turn with the other implementations'")
 	quick := flag.Bool("quick", false, "smoke test: one short round")
 	flag.Parse()
 	if *quick {
-		*duration, *uduration, *rounds = time.Second, 300*time.Millisecond, 1
+		*duration, *uduration, *rounds, *uslices = 400*time.Millisecond, 200*time.Millisecond, 1, 2
 	}
-	if err := run(*duration, *uduration, *rounds); err != nil {
+	if err := run(*duration, *uduration, *rounds, *uslices); err != nil {
 		fmt.Fprintln(os.Stderr, "lockbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(duration, uduration time.Duration, rounds int) error {
+func run(duration, uduration time.Duration, rounds, uslices int) error {
 	srv, err := startRedis()
 	if err != nil {
 		return err
@@ -93,9 +116,16 @@ func run(duration, uduration time.Duration, rounds int) error {
 		os.Exit(130)
 	}()
 
+	// Default options, as most services have them; the library bounds
+	// every wait itself on such a client. fast honours context deadlines
+	// (ContextTimeoutEnabled), which the library relies on instead where
+	// it can: the uncontended cycles run on both.
 	client := redis.NewClient(&redis.Options{Addr: srv.addr, PoolSize: 64})
 	defer client.Close()
 	client.AddHook(sentHook{&sent})
+	fast := redis.NewClient(&redis.Options{Addr: srv.addr, PoolSize: 64, ContextTimeoutEnabled: true})
+	defer fast.Close()
+	fast.AddHook(sentHook{&sent})
 	admin := redis.NewClient(&redis.Options{Addr: srv.addr})
 	defer admin.Close()
 	ctx := context.Background()
@@ -106,10 +136,14 @@ func run(duration, uduration time.Duration, rounds int) error {
 	fmt.Printf("lockbench: %s, redis %s on %s, GOMAXPROCS=%d; %d round(s), uncontended %s, contended %s\n",
 		runtime.Version(), field(ver, "redis_version"), srv.addr, runtime.GOMAXPROCS(0), rounds, uduration, duration)
 
-	impls := implementations(client)
+	impls, fastImpls := implementations(client), implementations(fast)
+	fastOf := map[string]impl{}
+	for _, im := range fastImpls {
+		fastOf[im.name] = im
+	}
 	results := map[string]*agg{}
 	for _, im := range impls {
-		results[im.name] = &agg{}
+		results[im.name] = &agg{c: make([][]cresult, len(shapes))}
 	}
 	for r := range rounds {
 		// Rotate the order too, so that no implementation always runs
@@ -118,26 +152,40 @@ func run(duration, uduration time.Duration, rounds int) error {
 		for range r % len(order) {
 			order = append(order[1:], order[0])
 		}
+		// Uncontended: every implementation on both clients, interleaved.
+		both := append(slices.Clone(order), fastImpls...)
+		for _, g := range []int{1, goroutines} {
+			us, err := interleaved(ctx, admin, both, g, uduration, uslices, fmt.Sprintf("r%d", r))
+			if err != nil {
+				return err
+			}
+			for i, u := range us {
+				a := results[both[i].name]
+				switch {
+				case i < len(order) && g == 1:
+					a.u1 = append(a.u1, u)
+				case i < len(order):
+					a.u16 = append(a.u16, u)
+				case g == 1:
+					a.f1 = append(a.f1, u)
+				default:
+					a.f16 = append(a.f16, u)
+				}
+			}
+		}
 		for _, im := range order {
 			a := results[im.name]
-			for _, g := range []int{1, goroutines} {
-				u, err := uncontended(ctx, admin, im, g, uduration, fmt.Sprintf("r%d", r))
+			line := fmt.Sprintf("round %d %-12s u1 %6.0f/s  u16 %6.0f/s  fast u1 %6.0f/s  u16 %6.0f/s", r+1, im.name,
+				a.u1[len(a.u1)-1].cyclesPerSec, a.u16[len(a.u16)-1].cyclesPerSec, a.f1[len(a.f1)-1].cyclesPerSec, a.f16[len(a.f16)-1].cyclesPerSec)
+			for i, sh := range shapes {
+				c, err := contended(ctx, admin, client, im, sh, duration, fmt.Sprintf("r%d", r))
 				if err != nil {
-					return fmt.Errorf("%s uncontended x%d: %w", im.name, g, err)
+					return fmt.Errorf("%s contended %s: %w", im.name, sh.name, err)
 				}
-				if g == 1 {
-					a.u1 = append(a.u1, u)
-				} else {
-					a.u16 = append(a.u16, u)
-				}
+				a.c[i] = append(a.c[i], c)
+				line += fmt.Sprintf("  %s %5.1f/s max %s", sh.name, c.perSec, c.waitMax.Round(time.Millisecond))
 			}
-			c, err := contended(ctx, admin, im, duration, fmt.Sprintf("r%d", r))
-			if err != nil {
-				return fmt.Errorf("%s contended: %w", im.name, err)
-			}
-			a.c = append(a.c, c)
-			fmt.Printf("round %d %-14s u1 %8.0f/s  u16 %8.0f/s  contended %6.1f/s  wait max %s\n",
-				r+1, im.name, a.u1[len(a.u1)-1].cyclesPerSec, a.u16[len(a.u16)-1].cyclesPerSec, c.perSec, c.waitMax.Round(time.Millisecond))
+			fmt.Println(line)
 		}
 	}
 	overlaps := report(impls, results)
@@ -155,10 +203,11 @@ func implementations(client *redis.Client) []impl {
 	fixImpl := func(name string, opts ...fix.Option) impl {
 		return impl{name, func(ctx context.Context, key string) (releaseFunc, error) {
 			// Waiting is explicit: under a deadline, wait until it.
+			o := opts
 			if _, ok := ctx.Deadline(); ok {
-				opts = append(opts[:len(opts):len(opts)], fix.WithWait())
+				o = append(opts[:len(opts):len(opts)], fix.WithWait())
 			}
-			l, err := fix.Obtain(ctx, client, key, ttl, opts...)
+			l, err := fix.Obtain(ctx, client, key, ttl, o...)
 			if err != nil {
 				return nil, err
 			}
@@ -264,25 +313,32 @@ type uresult struct {
 	cycles, errorCount int
 }
 
+// usample is one uncontended slice's raw figures.
+type usample struct {
+	elapsed    time.Duration
+	acq, rel   []time.Duration
+	cmds, sent int64
+}
+
 // uncontended runs g goroutines, each acquiring and releasing its own key
 // with single attempts, for d.
-func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d time.Duration, tag string) (uresult, error) {
+func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d time.Duration, tag string) (usample, error) {
 	if err := admin.FlushAll(ctx).Err(); err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
 	// Warm up connections and script caches outside the measurement.
 	for i := range g * 4 {
 		rel, err := im.acquire(ctx, fmt.Sprintf("warm:{%d}", i))
 		if err != nil {
-			return uresult{}, err
+			return usample{}, err
 		}
 		if err := rel(ctx); err != nil {
-			return uresult{}, err
+			return usample{}, err
 		}
 	}
 	before, err := commandCalls(ctx, admin)
 	if err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
 	sentBefore := sent.Load()
 	var (
@@ -324,22 +380,67 @@ func uncontended(ctx context.Context, admin *redis.Client, im impl, g int, d tim
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	u := usample{elapsed: time.Since(start), acq: acq, rel: rel, sent: sent.Load() - sentBefore}
 	after, err := commandCalls(ctx, admin)
 	if err != nil {
-		return uresult{}, err
+		return usample{}, err
 	}
+	u.cmds = after - before
 	if n := errs.Load(); n > 0 {
-		return uresult{}, fmt.Errorf("%d failed cycles on distinct keys, first: %v", n, firstErr.Load())
+		return usample{}, fmt.Errorf("%d failed cycles on distinct keys, first: %v", n, firstErr.Load())
 	}
-	r := uresult{cycles: len(acq), cyclesPerSec: float64(len(acq)) / elapsed.Seconds()}
-	r.acqP50, r.acqP99 = pct(acq, 50), pct(acq, 99)
-	r.relP50, r.relP99 = pct(rel, 50), pct(rel, 99)
-	if len(acq) > 0 {
-		r.cmdsPerCycle = float64(after-before) / float64(len(acq))
-		r.rtPerCycle = float64(sent.Load()-sentBefore) / float64(len(acq))
+	return u, nil
+}
+
+// interleaved runs every implementation in ims uncontended with g
+// goroutines for d in all, in n slices taken in turn (A B C ... A B C
+// ...), so that all of them see the same moments of a shared machine,
+// whose load changes by the second. A result's cycles/s is the median of
+// its slices' rates; latencies and commands are over all its slices.
+func interleaved(ctx context.Context, admin *redis.Client, ims []impl, g int, d time.Duration, n int, tag string) ([]uresult, error) {
+	samples := make([][]usample, len(ims))
+	for k := range n {
+		for j := range ims {
+			i := (j + k) % len(ims)
+			u, err := uncontended(ctx, admin, ims[i], g, d/time.Duration(n), tag)
+			if err != nil {
+				return nil, fmt.Errorf("%s uncontended x%d: %w", ims[i].name, g, err)
+			}
+			samples[i] = append(samples[i], u)
+		}
 	}
-	return r, nil
+	out := make([]uresult, len(ims))
+	for i, ss := range samples {
+		var acq, rel []time.Duration
+		var cmds, sent int64
+		rates := make([]float64, len(ss))
+		for k, u := range ss {
+			acq, rel = append(acq, u.acq...), append(rel, u.rel...)
+			cmds, sent = cmds+u.cmds, sent+u.sent
+			rates[k] = float64(len(u.acq)) / u.elapsed.Seconds()
+		}
+		r := uresult{cycles: len(acq), cyclesPerSec: median(rates)}
+		r.acqP50, r.acqP99 = pct(acq, 50), pct(acq, 99)
+		r.relP50, r.relP99 = pct(rel, 50), pct(rel, 99)
+		if len(acq) > 0 {
+			r.cmdsPerCycle = float64(cmds) / float64(len(acq))
+			r.rtPerCycle = float64(sent) / float64(len(acq))
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 type cresult struct {
@@ -349,18 +450,28 @@ type cresult struct {
 	rtPerAcq                  float64
 	waitP50, waitP99, waitMax time.Duration
 	lastReleaserShare         float64
+	peakConns                 int
 	overlaps                  int64
 	timeouts                  int64
 }
 
-// contended runs 16 goroutines on one key for d: each acquires with a 5 s
-// deadline, holds the lock for 1 ms and releases. Attempts cut short by the
-// end of the run count neither as waits nor as timeouts.
-func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duration, tag string) (cresult, error) {
+// contended runs sh for d: each goroutine acquires its key with a 5 s
+// deadline, holds it for the critical section and releases it. Attempts
+// cut short by the end of the run count neither as waits nor as timeouts.
+func contended(ctx context.Context, admin, client *redis.Client, im impl, sh shape, d time.Duration, tag string) (cresult, error) {
 	if err := admin.FlushAll(ctx).Err(); err != nil {
 		return cresult{}, err
 	}
-	key := fmt.Sprintf("bench:%s:%s:{hot}", tag, im.name)
+	type keyState struct {
+		name         string
+		inCS         atomic.Int64
+		lastReleaser atomic.Int64
+	}
+	keys := make([]*keyState, sh.keys)
+	for i := range keys {
+		keys[i] = &keyState{name: fmt.Sprintf("bench:%s:%s:%s:{hot%d}", tag, im.name, strings.ReplaceAll(sh.name, " ", ""), i)}
+		keys[i].lastReleaser.Store(-1)
+	}
 	before, err := commandCalls(ctx, admin)
 	if err != nil {
 		return cresult{}, err
@@ -369,25 +480,43 @@ func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duratio
 	runCtx, stop := context.WithTimeout(ctx, d)
 	defer stop()
 	var (
-		wg           sync.WaitGroup
-		mu           sync.Mutex
-		waits        []time.Duration
-		inCS         atomic.Int64
-		overlaps     atomic.Int64
-		timeouts     atomic.Int64
-		lastReleaser atomic.Int64
-		sameWinner   atomic.Int64
-		relErrs      atomic.Int64
+		wg         sync.WaitGroup
+		mu         sync.Mutex
+		waits      []time.Duration
+		overlaps   atomic.Int64
+		timeouts   atomic.Int64
+		sameWinner atomic.Int64
+		relErrs    atomic.Int64
+		peakConns  atomic.Int64
 	)
-	lastReleaser.Store(-1)
+	// The connections in use, sampled: what waiting costs in sockets
+	// (subscriptions included).
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			st := client.PoolStats()
+			if n := int64(st.TotalConns-st.IdleConns) + int64(st.PubSubStats.Active); n > peakConns.Load() {
+				peakConns.Store(n)
+			}
+			select {
+			case <-runCtx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 	start := time.Now()
-	for w := range goroutines {
+	for w := range sh.goroutines {
+		k := keys[w%sh.keys]
 		wg.Go(func() {
 			var local []time.Duration
 			for runCtx.Err() == nil {
 				actx, cancel := context.WithTimeout(runCtx, acquireLimit)
 				t0 := time.Now()
-				release, err := im.acquire(actx, key)
+				release, err := im.acquire(actx, k.name)
 				wait := time.Since(t0)
 				cancel()
 				if err != nil {
@@ -396,16 +525,16 @@ func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duratio
 					}
 					continue
 				}
-				if n := inCS.Add(1); n > 1 {
+				if n := k.inCS.Add(1); n > 1 {
 					overlaps.Add(1)
 				}
-				if lastReleaser.Load() == int64(w) {
+				if k.lastReleaser.Load() == int64(w) {
 					sameWinner.Add(1)
 				}
 				local = append(local, wait)
-				time.Sleep(criticalPeriod)
-				inCS.Add(-1)
-				lastReleaser.Store(int64(w))
+				time.Sleep(sh.critical)
+				k.inCS.Add(-1)
+				k.lastReleaser.Store(int64(w))
 				// Release outlives the run's end, so that no lock is left
 				// behind for the next implementation's run.
 				if err := release(context.WithoutCancel(runCtx)); err != nil {
@@ -419,6 +548,7 @@ func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duratio
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	<-sampled
 	after, err := commandCalls(ctx, admin)
 	if err != nil {
 		return cresult{}, err
@@ -432,6 +562,7 @@ func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duratio
 		waitP50:      pct(waits, 50),
 		waitP99:      pct(waits, 99),
 		waitMax:      pct(waits, 100),
+		peakConns:    int(peakConns.Load()),
 		overlaps:     overlaps.Load(),
 		timeouts:     timeouts.Load(),
 	}
@@ -444,69 +575,86 @@ func contended(ctx context.Context, admin *redis.Client, im impl, d time.Duratio
 }
 
 type agg struct {
-	u1, u16 []uresult
-	c       []cresult
+	u1, u16 []uresult   // default client
+	f1, f16 []uresult   // ContextTimeoutEnabled
+	c       [][]cresult // per shape
 }
 
 func report(impls []impl, res map[string]*agg) (overlaps int64) {
-	med := func(xs []float64) float64 {
-		s := slices.Clone(xs)
-		slices.Sort(s)
-		if len(s) == 0 {
-			return 0
-		}
-		if len(s)%2 == 1 {
-			return s[len(s)/2]
-		}
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	// um and cm give an implementation's median of a figure of its
+	// uncontended runs and of its runs of shape i.
+	um := func(name string, sel func(*agg) []uresult, f func(uresult) float64) float64 {
+		return median(mapf(sel(res[name]), f))
 	}
-	mf := func(name string, f func(*agg) []float64) float64 { return med(f(res[name])) }
-	u1 := func(a *agg) []float64 { return mapf(a.u1, func(u uresult) float64 { return u.cyclesPerSec }) }
-	u16 := func(a *agg) []float64 { return mapf(a.u16, func(u uresult) float64 { return u.cyclesPerSec }) }
-	ud := func(sel func(*agg) []uresult, f func(uresult) time.Duration) func(*agg) []float64 {
-		return func(a *agg) []float64 { return mapf(sel(a), func(u uresult) float64 { return float64(f(u)) }) }
+	cm := func(name string, i int, f func(cresult) float64) float64 {
+		return median(mapf(res[name].c[i], f))
 	}
-	cf := func(f func(cresult) float64) func(*agg) []float64 {
-		return func(a *agg) []float64 { return mapf(a.c, f) }
-	}
+	u1 := func(a *agg) []uresult { return a.u1 }
+	u16 := func(a *agg) []uresult { return a.u16 }
+	f1 := func(a *agg) []uresult { return a.f1 }
+	f16 := func(a *agg) []uresult { return a.f16 }
+	cps := func(u uresult) float64 { return u.cyclesPerSec }
 	dur := func(v float64) string { return time.Duration(v).Round(time.Microsecond).String() }
 	durMS := func(v float64) string { return time.Duration(v).Round(100 * time.Microsecond).String() }
-	sel1 := func(a *agg) []uresult { return a.u1 }
-
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "impl\tx1 cyc/s\tvs rl\tvs floor\tx16 cyc/s\tvs rl\tvs floor\tacq p50\tacq p99\trel p50\trel p99\tcmd/cyc\trt/cyc\t|\tcont acq/s\tcmd/acq\trt/acq\twait p50\twait p99\twait max\tvs rl\tlast-rel\toverlap\ttimeouts\t")
-	for _, im := range impls {
-		n := im.name
-		a := res[n]
-		var ov, to int64
-		for _, c := range a.c {
-			ov += c.overlaps
-			to += c.timeouts
-		}
-		overlaps += ov
-		fmt.Fprintf(tw, "%s\t%.0f\t%.2f\t%.2f\t%.0f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t|\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%.2f\t%.0f%%\t%d\t%d\t\n",
-			n,
-			mf(n, u1), mf(n, u1)/mf("redislock", u1), mf(n, u1)/mf("floor", u1),
-			mf(n, u16), mf(n, u16)/mf("redislock", u16), mf(n, u16)/mf("floor", u16),
-			dur(mf(n, ud(sel1, func(u uresult) time.Duration { return u.acqP50 }))),
-			dur(mf(n, ud(sel1, func(u uresult) time.Duration { return u.acqP99 }))),
-			dur(mf(n, ud(sel1, func(u uresult) time.Duration { return u.relP50 }))),
-			dur(mf(n, ud(sel1, func(u uresult) time.Duration { return u.relP99 }))),
-			mf(n, func(a *agg) []float64 { return mapf(a.u1, func(u uresult) float64 { return u.cmdsPerCycle }) }),
-			mf(n, func(a *agg) []float64 { return mapf(a.u1, func(u uresult) float64 { return u.rtPerCycle }) }),
-			mf(n, cf(func(c cresult) float64 { return c.perSec })),
-			mf(n, cf(func(c cresult) float64 { return c.cmdsPerAcq })),
-			mf(n, cf(func(c cresult) float64 { return c.rtPerAcq })),
-			durMS(mf(n, cf(func(c cresult) float64 { return float64(c.waitP50) }))),
-			durMS(mf(n, cf(func(c cresult) float64 { return float64(c.waitP99) }))),
-			durMS(mf(n, cf(func(c cresult) float64 { return float64(c.waitMax) }))),
-			mf(n, cf(func(c cresult) float64 { return float64(c.waitMax) }))/mf("redislock", cf(func(c cresult) float64 { return float64(c.waitMax) })),
-			100*mf(n, cf(func(c cresult) float64 { return c.lastReleaserShare })),
-			ov, to)
+	d := func(f func(uresult) time.Duration) func(uresult) float64 {
+		return func(u uresult) float64 { return float64(f(u)) }
 	}
-	tw.Flush()
-	fmt.Println("cmd = INFO commandstats calls (includes commands run inside scripts); rt = commands the client sent")
-	fmt.Println("latencies are the x1 run's; contended columns: 16 goroutines, one key, 1 ms critical section, 5 s acquire deadline; medians over rounds")
+
+	for _, cl := range []struct {
+		name     string
+		one, six func(*agg) []uresult
+	}{{"default client", u1, u16}, {"ContextTimeoutEnabled", f1, f16}} {
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "uncontended, %s\tx1 cyc/s\tvs rl\tvs floor\tx16 cyc/s\tvs rl\tvs floor\tacq p50\tacq p99\trel p50\trel p99\tcmd/cyc\trt/cyc\t\n", cl.name)
+		for _, im := range impls {
+			n := im.name
+			fmt.Fprintf(tw, "%s\t%.0f\t%.2f\t%.2f\t%.0f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t\n",
+				n,
+				um(n, cl.one, cps), um(n, cl.one, cps)/um("redislock", cl.one, cps), um(n, cl.one, cps)/um("floor", cl.one, cps),
+				um(n, cl.six, cps), um(n, cl.six, cps)/um("redislock", cl.six, cps), um(n, cl.six, cps)/um("floor", cl.six, cps),
+				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.acqP50 }))),
+				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.acqP99 }))),
+				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.relP50 }))),
+				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.relP99 }))),
+				um(n, cl.one, func(u uresult) float64 { return u.cmdsPerCycle }),
+				um(n, cl.one, func(u uresult) float64 { return u.rtPerCycle }))
+		}
+		tw.Flush()
+		fmt.Println()
+	}
+	fmt.Println("latencies are the x1 run's; cmd = INFO commandstats calls (includes commands run inside scripts); rt = commands the client sent")
+
+	perSec := func(c cresult) float64 { return c.perSec }
+	cmds := func(c cresult) float64 { return c.cmdsPerAcq }
+	waitMax := func(c cresult) float64 { return float64(c.waitMax) }
+	share := func(c cresult) float64 { return c.lastReleaserShare }
+	for i, sh := range shapes {
+		fmt.Println()
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "contended %s\tacq/s\tvs rl\tcmd/acq\trt/acq\twait p50\twait p99\twait max\tvs rl\tlast-rel\tconns\toverlap\ttimeouts\t\n", sh.name)
+		for _, im := range impls {
+			n := im.name
+			var ov, to int64
+			for _, c := range res[n].c[i] {
+				ov += c.overlaps
+				to += c.timeouts
+			}
+			overlaps += ov
+			fmt.Fprintf(tw, "%s\t%.1f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%.2f\t%.0f%%\t%.0f\t%d\t%d\t\n",
+				n,
+				cm(n, i, perSec), cm(n, i, perSec)/cm("redislock", i, perSec),
+				cm(n, i, cmds), cm(n, i, func(c cresult) float64 { return c.rtPerAcq }),
+				durMS(cm(n, i, func(c cresult) float64 { return float64(c.waitP50) })),
+				durMS(cm(n, i, func(c cresult) float64 { return float64(c.waitP99) })),
+				durMS(cm(n, i, waitMax)), cm(n, i, waitMax)/cm("redislock", i, waitMax),
+				100*cm(n, i, share),
+				cm(n, i, func(c cresult) float64 { return float64(c.peakConns) }),
+				ov, to)
+		}
+		tw.Flush()
+		fmt.Printf("%d goroutines over %d key(s), %s critical section, 5 s acquire deadline; conns = peak connections in use (pub/sub included); medians over rounds\n",
+			sh.goroutines, sh.keys, sh.critical)
+	}
 
 	// Targets, each stated against the figure it is measured on.
 	check := func(ok bool) string {
@@ -515,29 +663,36 @@ func report(impls []impl, res map[string]*agg) (overlaps int64) {
 		}
 		return "MISSED"
 	}
-	rl, fl := res["redislock"], res["floor"]
+	fmt.Println()
 	fmt.Println("targets:")
 	for _, g := range []struct {
-		label string
-		f     func(*agg) []float64
-	}{{"x1", u1}, {"x16", u16}} {
-		r := mf("fix+fencing", g.f) / med(g.f(rl))
-		fmt.Printf("  uncontended %s fix+fencing >= 1.00x redislock: %.2fx %s\n", g.label, r, check(r >= 1.0))
-		r = mf("fix", g.f) / med(g.f(fl))
-		fmt.Printf("  uncontended %s fix >= 0.95x floor: %.2fx %s\n", g.label, r, check(r >= 0.95))
+		label      string
+		sel, plain func(*agg) []uresult
+	}{{"x1", f1, u1}, {"x16", f16, u16}} {
+		rl, fl := um("redislock", g.sel, cps), um("floor", g.sel, cps)
+		for _, n := range []string{"fix", "fix+fencing"} {
+			r := um(n, g.sel, cps) / rl
+			fmt.Printf("  uncontended %s %s >= 1.00x redislock (ContextTimeoutEnabled): %.2fx %s\n", g.label, n, r, check(r >= 1.0))
+		}
+		r := um("fix", g.sel, cps) / fl
+		fmt.Printf("  uncontended %s fix >= 0.95x floor (ContextTimeoutEnabled): %.2fx %s\n", g.label, r, check(r >= 0.95))
+		fmt.Printf("  (default client, where each release runs on a goroutine to keep its bound: fix %.2fx redislock, %.2fx floor; fix+fencing %.2fx redislock)\n",
+			um("fix", g.plain, cps)/um("redislock", g.plain, cps), um("fix", g.plain, cps)/um("floor", g.plain, cps),
+			um("fix+fencing", g.plain, cps)/um("redislock", g.plain, cps))
 	}
-	waitMax := cf(func(c cresult) float64 { return float64(c.waitMax) })
-	share := cf(func(c cresult) float64 { return c.lastReleaserShare })
-	cmds := cf(func(c cresult) float64 { return c.cmdsPerAcq })
+	const main = 0
 	for _, n := range []string{"fix", "fix+fencing"} {
-		r := mf(n, waitMax) / med(waitMax(rl))
-		fmt.Printf("  contended %s wait max <= 0.5x redislock: %.2fx %s\n", n, r, check(r <= 0.5))
-		s := mf(n, share)
-		fmt.Printf("  contended %s last-releaser share <= 60%%: %.0f%% %s\n", n, 100*s, check(s <= 0.6))
-		c, rc := mf(n, cmds), med(cmds(rl))
-		fmt.Printf("  contended %s commands/acquisition <= redislock's (%.2f): %.2f %s\n", n, rc, c, check(c <= rc))
+		label := fmt.Sprintf("contended %s %s", shapes[main].name, n)
+		r := cm(n, main, perSec) / cm("redislock", main, perSec)
+		fmt.Printf("  %s acquisitions/s >= 0.95x redislock: %.2fx %s\n", label, r, check(r >= 0.95))
+		c, rc := cm(n, main, cmds), cm("redislock", main, cmds)
+		fmt.Printf("  %s commands/acquisition <= redislock's (%.2f): %.2f %s\n", label, rc, c, check(c <= rc))
+		r = cm(n, main, waitMax) / cm("redislock", main, waitMax)
+		fmt.Printf("  %s wait max <= 0.5x redislock: %.2fx %s\n", label, r, check(r <= 0.5))
+		s := cm(n, main, share)
+		fmt.Printf("  %s last-releaser share <= 40%%: %.0f%% %s\n", label, 100*s, check(s <= 0.4))
 	}
-	fmt.Printf("  overlapping critical sections, all implementations: %d %s\n", overlaps, check(overlaps == 0))
+	fmt.Printf("  overlapping critical sections, all implementations and shapes: %d %s\n", overlaps, check(overlaps == 0))
 	return overlaps
 }
 

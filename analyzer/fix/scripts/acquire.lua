@@ -1,84 +1,130 @@
 -- KEYS[1]    lock key
 -- KEYS[2..]  if ARGV[3] == "1": the fence counter, then the fence record
 --            (the fence issued with the current lock); then, if
---            ARGV[4] ~= "", the waiter turn key (the token of the waiter
---            holding the next turn) and its since key (when that waiter
---            started waiting, in server milliseconds)
+--            ARGV[4] ~= "", the queue of waiting callers
 -- ARGV[1]    owner token
 -- ARGV[2]    lease in milliseconds
 -- ARGV[3]    "1" when fence keys are passed
--- ARGV[4]    how long the caller has been waiting, in milliseconds on its
---            own monotonic clock, or "" when not waiting
--- ARGV[5]    turn reservation lifetime in milliseconds
--- Returns the fence (or 1 without fencing) when acquired, 0 when not,
--- -1 when not acquired but the caller holds the next turn, and -2 when the
--- key holds the caller's token but the fence issued with it is gone.
+-- ARGV[4]    the caller's entry in the queue, or "" for an attempt that
+--            neither queues nor honours the queue
+-- ARGV[5]    how long a lock reserved for the queue's head waits for it
+--            to claim it, in milliseconds
+-- ARGV[6]    how long the queue outlives its last change, in milliseconds
+-- ARGV[7]    the channel that wakes waiters
+-- ARGV[8]    "s" to publish on a shard channel (Redis Cluster)
+-- Returns {fence} (fence 1 without fencing) when acquired; {0, pttl} when
+-- not, pttl being how long the lock is held for at least (negative when
+-- unknown); {-2} when the key holds the caller's token but the fence
+-- issued with it is gone.
+--
+-- The queue is a JSON array of entries, first come first served, one per
+-- waiting process (its waiters take turns among themselves). A release
+-- does not free a lock with a queue: it reserves the lock for the head
+-- entry (the lock key holds the entry for ARGV[5] ms) and publishes the
+-- entry on the channel; the head's next attempt claims it.
+local lock = KEYS[1]
 local n = 2
-local fence, record, turn, since
+local fence, record, queue
 if ARGV[3] == "1" then
-  fence = KEYS[n]
-  record = KEYS[n + 1]
-  n = n + 2
+  fence = KEYS[2]
+  record = KEYS[3]
+  n = 4
 end
-if ARGV[4] ~= "" then
-  turn = KEYS[n]
-  since = KEYS[n + 1]
+local entry = ARGV[4]
+if entry ~= "" then
+  queue = KEYS[n]
 end
 
--- The client re-sends a command whose reply it lost: a copy that finds the
--- caller's own token is the same acquisition, and gets the same fence.
-if redis.call("GET", KEYS[1]) == ARGV[1] then
+local held, raw
+if queue then
+  local both = redis.call("MGET", lock, queue)
+  held, raw = both[1], both[2]
+else
+  held = redis.call("GET", lock)
+end
+
+-- The client re-sends a command whose reply it lost, and a release hands
+-- a lock to the next waiter of its process by setting that waiter's
+-- token: finding the caller's own token is the same acquisition, with the
+-- fence recorded for it.
+if held == ARGV[1] then
   if not fence then
-    return 1
+    return {1}
   end
   local issued = redis.call("GET", record)
   if issued then
-    return tonumber(issued)
+    return {tonumber(issued)}
   end
-  return -2
+  return {-2}
 end
 
--- The turn goes to the waiter that started waiting first: a waiter that
--- polls less often, having backed off longer, still gets its place. Start
--- times are the server's clock less the time waited, so hosts whose clocks
--- disagree are ordered as the server sees them.
-local mine = false
-local started
-if turn then
-  local now = redis.call("TIME")
-  started = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[4])
-  local holder = redis.call("GET", turn)
-  if holder == ARGV[1] then
-    mine = true
-  elseif holder then
-    local first = tonumber(redis.call("GET", since))
-    if first == nil or first <= started then
-      -- An earlier waiter holds the next turn: leave a free lock to it.
-      return 0
-    end
+local function take()
+  redis.call("SET", lock, ARGV[1], "PX", ARGV[2])
+  if fence then
+    local issued = redis.call("INCR", fence)
+    redis.call("SET", record, issued, "PX", ARGV[2])
+    return {issued}
+  end
+  return {1}
+end
+
+if not queue then
+  if held then
+    return {0, -1}
+  end
+  return take()
+end
+
+local q = {}
+if raw then
+  q = cjson.decode(raw)
+end
+local function save()
+  if #q == 0 then
+    redis.call("DEL", queue)
+  else
+    redis.call("SET", queue, cjson.encode(q), "PX", ARGV[6])
+  end
+end
+local at
+for i = 1, #q do
+  if q[i] == entry then
+    at = i
+    break
   end
 end
 
-if not redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
-  if turn then
-    if mine then
-      redis.call("PEXPIRE", turn, ARGV[5])
-      redis.call("PEXPIRE", since, ARGV[5])
-    else
-      redis.call("SET", turn, ARGV[1], "PX", ARGV[5])
-      redis.call("SET", since, started, "PX", ARGV[5])
-    end
-    return -1
+-- Reserved for this caller's entry (which left the queue then), or free
+-- with nobody queued ahead of it.
+if held == entry or (not held and (#q == 0 or at == 1)) then
+  if at then
+    table.remove(q, at)
+    save()
   end
-  return 0
+  return take()
 end
 
-if mine then
-  redis.call("DEL", turn, since)
+if not held then
+  -- Free with others queued first: the lock expired, or a release that
+  -- does not know the queue freed it. Reserve it for the head and wake it.
+  local head = table.remove(q, 1)
+  redis.call("SET", lock, head, "PX", ARGV[5])
+  local publish = "PUBLISH"
+  if ARGV[8] == "s" then
+    publish = "SPUBLISH"
+  end
+  redis.pcall(publish, ARGV[7], head)
+  if not at then
+    table.insert(q, entry)
+  end
+  save()
+  return {0, tonumber(ARGV[5])}
 end
-if fence then
-  local issued = redis.call("INCR", fence)
-  redis.call("SET", record, issued, "PX", ARGV[2])
-  return issued
+
+if at then
+  redis.call("PEXPIRE", queue, ARGV[6])
+else
+  table.insert(q, entry)
+  save()
 end
-return 1
+return {0, redis.call("PTTL", lock)}

@@ -1,13 +1,9 @@
 package behaviour_test
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -180,62 +176,4 @@ func contend(t *testing.T, client redis.UniversalClient, fair bool) (same, total
 	}
 	wg.Wait()
 	return same, total
-}
-
-// TestTurnGoesToEarliestWaiter drives the acquire script step by step: a
-// waiter that started earlier takes the turn over from a later one, and a
-// free lock is left to it. Waiters send how long they have waited; the
-// script dates their starts by the server's clock.
-func TestTurnGoesToEarliestWaiter(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", "acquire.lua"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acquire := redis.NewScript(string(src))
-	eachServer(t, func(t *testing.T, s target) {
-		ctx := context.Background()
-		keys := []string{"lock:{q}", "lock:{q}:turn", "lock:{q}:turn:since"}
-		waited := map[string]time.Duration{"late": 0, "early": time.Second}
-		try := func(waiter string) int64 {
-			t.Helper()
-			n, err := acquire.Run(ctx, s.client, keys, "tok-"+waiter, 10000, "0", waited[waiter].Milliseconds(), 500).Int64()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-		turn := func() string { return strings.TrimPrefix(s.admin.Get(ctx, keys[1]).Val(), "tok-") }
-		late, early := "late", "early"
-
-		s.admin.Set(ctx, keys[0], "holder", 0)
-		if n := try(late); n != -1 || turn() != late {
-			t.Fatalf("first waiter: got %d, turn %q; want -1 and the turn", n, turn())
-		}
-		if n := try(early); n != -1 || turn() != early {
-			t.Fatalf("earlier waiter: got %d, turn %q; want -1 and the turn taken over", n, turn())
-		}
-		since, _ := s.admin.Get(ctx, keys[2]).Int64()
-		now, err := s.admin.Time(ctx).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The script turns TIME's microseconds into milliseconds itself, so
-		// the two readings may round apart by one.
-		if d := now.UnixMilli() - time.Second.Milliseconds() - since; d < -1 || d > 1000 {
-			t.Errorf("turn dated %d ms, want the server's time less the second waited (off by %d ms)", since, d)
-		}
-		if n := try(late); n != 0 || turn() != early {
-			t.Fatalf("later waiter again: got %d, turn %q; want 0, turn kept by the earlier one", n, turn())
-		}
-		s.admin.Del(ctx, keys[0])
-		if n := try(late); n != 0 || s.admin.Exists(ctx, keys[0]).Val() != 0 {
-			t.Fatalf("later waiter on a free lock: got %d; want 0 and the lock left free", n)
-		}
-		if n := try(early); n != 1 || s.admin.Get(ctx, keys[0]).Val() != "tok-"+early || s.admin.Exists(ctx, keys[1], keys[2]).Val() != 0 {
-			t.Fatalf("earlier waiter on a free lock: got %d, lock %q, turn %q; want it acquired and the turn cleared", n, s.admin.Get(ctx, keys[0]).Val(), turn())
-		}
-		if n := try(late); n != -1 || turn() != late {
-			t.Fatalf("later waiter after the handover: got %d, turn %q; want -1 and the turn", n, turn())
-		}
-	})
 }

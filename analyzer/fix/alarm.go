@@ -1,0 +1,166 @@
+package fix
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// An alarm calls its function once at a time, unless stopped first, like
+// time.AfterFunc. All alarms share one runtime timer, armed for the
+// earliest of them, because the library's deadlines are set on every
+// call and nearly all are stopped long before they pass (a lock's lease,
+// the bound on its release): a runtime timer that becomes the earliest of
+// its P wakes a thread to watch it, which on loopback cost as much as a
+// tenth of an acquire-and-release cycle. An alarm set later than the
+// armed time, the usual case, touches no runtime timer; the timer fires
+// about once per deadline length and is armed again for the earliest
+// alarm left.
+type alarm struct {
+	at    time.Time // with a monotonic reading
+	fn    func()
+	index int // in alarms.pending; -1 when not pending
+}
+
+var alarms struct {
+	mu      sync.Mutex
+	pending alarmHeap
+	timer   *time.Timer
+	armed   time.Time // when timer fires; zero when it is not armed
+}
+
+// setAlarm calls fn, on a goroutine of its own, after d.
+func setAlarm(d time.Duration, fn func()) *alarm {
+	a := &alarm{fn: fn, index: -1}
+	alarms.mu.Lock()
+	a.schedule(time.Now().Add(d))
+	alarms.mu.Unlock()
+	return a
+}
+
+// schedule queues a for at and arms the timer if a is now the earliest.
+// Called with alarms.mu held.
+func (a *alarm) schedule(at time.Time) {
+	a.at = at
+	heap.Push(&alarms.pending, a)
+	if alarms.armed.IsZero() || at.Before(alarms.armed) {
+		arm(at)
+	}
+}
+
+func arm(at time.Time) {
+	alarms.armed = at
+	d := max(time.Until(at), 0)
+	if alarms.timer == nil {
+		alarms.timer = time.AfterFunc(d, ring)
+	} else {
+		alarms.timer.Reset(d)
+	}
+}
+
+// stop keeps a from firing; it reports false if a had fired or been
+// stopped already.
+func (a *alarm) stop() bool {
+	alarms.mu.Lock()
+	defer alarms.mu.Unlock()
+	if a.index < 0 {
+		return false
+	}
+	heap.Remove(&alarms.pending, a.index)
+	return true
+}
+
+// reset moves a to d from now, like time.Timer.Reset on a timer made by
+// AfterFunc: it reports false, and schedules a again anyway, if a had
+// fired or been stopped.
+func (a *alarm) reset(d time.Duration) bool {
+	alarms.mu.Lock()
+	defer alarms.mu.Unlock()
+	pending := a.index >= 0
+	if pending {
+		heap.Remove(&alarms.pending, a.index)
+	}
+	a.schedule(time.Now().Add(d))
+	return pending
+}
+
+// ring runs when the timer fires: it starts the functions of the alarms
+// that are due and arms the timer for the earliest left.
+func ring() {
+	alarms.mu.Lock()
+	now := time.Now()
+	var due []func()
+	for len(alarms.pending) > 0 && !alarms.pending[0].at.After(now) {
+		due = append(due, heap.Pop(&alarms.pending).(*alarm).fn)
+	}
+	alarms.armed = time.Time{}
+	if len(alarms.pending) > 0 {
+		arm(alarms.pending[0].at)
+	}
+	alarms.mu.Unlock()
+	for _, fn := range due {
+		go fn()
+	}
+}
+
+type alarmHeap []*alarm
+
+func (h alarmHeap) Len() int           { return len(h) }
+func (h alarmHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
+func (h alarmHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *alarmHeap) Push(x any) {
+	a := x.(*alarm)
+	a.index = len(*h)
+	*h = append(*h, a)
+}
+func (h *alarmHeap) Pop() any {
+	old := *h
+	a := old[len(old)-1]
+	old[len(old)-1] = nil
+	a.index = -1
+	*h = old[:len(old)-1]
+	return a
+}
+
+// boundCtx is context.WithTimeout on an alarm: its deadline is what
+// go-redis reads to bound socket I/O on a client with
+// ContextTimeoutEnabled, and it is done, with context.DeadlineExceeded,
+// when the alarm fires. It derives like any cancelable context (no
+// goroutine per child).
+type boundCtx struct {
+	context.Context // the cancel context of WithCancelCause
+	deadline        time.Time
+	expired         atomic.Bool
+}
+
+// withBound returns parent bounded by timeout and its cancel function.
+func withBound(parent context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	inner, cancel := context.WithCancelCause(parent)
+	c := &boundCtx{Context: inner, deadline: time.Now().Add(timeout)}
+	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
+		c.deadline = d
+	}
+	a := setAlarm(time.Until(c.deadline), func() {
+		c.expired.Store(true)
+		cancel(context.DeadlineExceeded)
+	})
+	return c, func() {
+		a.stop()
+		cancel(context.Canceled)
+	}
+}
+
+func (c *boundCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *boundCtx) Err() error {
+	err := c.Context.Err()
+	if err != nil && c.expired.Load() {
+		return context.DeadlineExceeded
+	}
+	return err
+}
