@@ -453,18 +453,47 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 	}
 }
 
-// bindReply tracks "local v = redis.call(...)" for checks.
+// bindReply tracks "local v = redis.call(...)" for checks, and the first
+// element of a multi-key read: "local held, queue = r[1], r[2]" after
+// "local r = redis.call('MGET', KEYS[1], KEYS[2])" makes held the read of
+// KEYS[1].
 func bindReply(toks []luaToken, eq int, byVar map[string]*LuaCall, callStart map[int]*LuaCall) {
 	if eq == 0 || toks[eq-1].Kind != luaName {
 		return
 	}
-	name := toks[eq-1].Text
 	if eq >= 2 && isOp(toks[eq-2], ".", ":") {
 		return
 	}
-	delete(byVar, name)
-	if c, ok := callStart[eq+1]; ok {
-		byVar[name] = c
+	// The names before "=", last first.
+	var names []string
+	for k := eq - 1; k >= 0 && toks[k].Kind == luaName; k -= 2 {
+		names = append([]string{toks[k].Text}, names...)
+		if k < 1 || !isOp(toks[k-1], ",") {
+			break
+		}
+	}
+	for _, n := range names {
+		delete(byVar, n)
+	}
+	if c, ok := callStart[eq+1]; ok && len(names) == 1 {
+		byVar[names[0]] = c
+		return
+	}
+	// name = r[1] or a list of them, one expression per name.
+	k := eq + 1
+	for i := 0; i < len(names) && k+3 < len(toks); i++ {
+		r, open, idx, shut := toks[k], toks[k+1], toks[k+2], toks[k+3]
+		if r.Kind != luaName || !isOp(open, "[") || idx.Kind != luaNumber || !isOp(shut, "]") {
+			return
+		}
+		if c := byVar[r.Text]; c != nil && c.Command == "MGET" && idx.Text == "1" {
+			byVar[names[i]] = c
+		}
+		k += 4
+		if k >= len(toks) || !isOp(toks[k], ",") {
+			return
+		}
+		k++
 	}
 }
 

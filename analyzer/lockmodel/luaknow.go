@@ -12,6 +12,7 @@ var (
 	// locks (reentrant locks keep the owner as a field).
 	luaOwnerReads = map[string]bool{
 		"GET": true, "HGET": true, "HEXISTS": true, "HMGET": true, "SISMEMBER": true, "ZSCORE": true, "LINDEX": true,
+		"MGET": true, // its first element, the read of its first key
 	}
 )
 

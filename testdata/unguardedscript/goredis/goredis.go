@@ -244,3 +244,21 @@ const adminClearLua = `return redis.call('DEL', KEYS[1])`
 func adminClear(ctx context.Context, rdb *redis.Client, job string) error {
 	return rdb.Eval(ctx, adminClearLua, []string{"lock:" + job}).Err()
 }
+
+// The owner read is the first element of an MGET of the lock and its
+// queue: checked.
+var handOff = redis.NewScript(`local r = redis.call("MGET", KEYS[1], KEYS[2])
+local held, queue = r[1], r[2]
+if held ~= ARGV[1] then return 0 end
+return redis.call("DEL", KEYS[1])`)
+
+func handOffRun(ctx context.Context, rdb *redis.Client, job, token string) error {
+	return handOff.Run(ctx, rdb, []string{"lock:" + job, "lock:" + job + ":queue"}, token).Err()
+}
+
+// The compared element is the queue's, not the lock's.
+var wrongElement = redis.NewScript(`local r = redis.call("MGET", KEYS[2], KEYS[1]) local queue, held = r[1], r[2] if queue ~= ARGV[1] then return 0 end return redis.call("DEL", KEYS[1])`) // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"lock:\" \\+ job`\\) with no owner check"
+
+func wrongElementRun(ctx context.Context, rdb *redis.Client, job, token string) error {
+	return wrongElement.Run(ctx, rdb, []string{"lock:" + job, "lock:" + job + ":queue"}, token).Err()
+}
