@@ -321,7 +321,9 @@ func TestReservationForGoneProcessIsBounded(t *testing.T) {
 		})
 
 		t.Run("died", func(t *testing.T) {
-			holder, err := holdFair(ctx, s.dial(t), key)
+			// The releaser's Backoff sets how long the reservation lasts:
+			// the holder shares the waiter's, so the bound is one grant.
+			holder, err := fix.Obtain(ctx, s.dial(t), key, 10*time.Second, fix.WithMaxWait(time.Second), backoff)
 			if err != nil {
 				t.Fatal(err)
 			}
