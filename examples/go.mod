@@ -11,6 +11,7 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/locklint/locklint/analyzer/fix/lock v0.0.0 // indirect
 	github.com/yuin/gopher-lua v1.1.1 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
@@ -19,3 +20,5 @@ require (
 // The examples use the library from this repository, as a service would
 // from a tagged version.
 replace github.com/locklint/locklint/analyzer/fix => ../analyzer/fix
+
+replace github.com/locklint/locklint/analyzer/fix/lock => ../analyzer/fix/lock

@@ -1,14 +1,13 @@
-// Package fix is a small Redis lock library over go-redis v9, the target of
-// locklint's suggested fixes. It works with *redis.Client (including
-// failover clients), *redis.ClusterClient and wrappers of them. Obtain
-// rejects a *redis.Ring with ErrRing: a Ring remaps keys when a shard flaps,
-// so two holders could coexist on different shards. The function forms
-// Release and Refresh accept a Ring, since they only ever act for the
-// token's owner, but after a remap they reach a shard without the key and
-// report ErrNotHeld while the token lives on elsewhere until its lease
-// ends.
-//
-// # API
+// Package fix is the lock library of package lock for go-redis v9, the
+// target of locklint's suggested fixes: Obtain, Release, Refresh and Do
+// take a go-redis client, and the types, options and errors are lock's
+// under the same names. It works with *redis.Client (including failover
+// clients), *redis.ClusterClient and wrappers of them. Obtain rejects a
+// *redis.Ring with ErrRing: a Ring remaps keys when a shard flaps, so two
+// holders could coexist on different shards. The function forms Release
+// and Refresh accept a Ring, since they only ever act for the token's
+// owner, but after a remap they reach a shard without the key and report
+// ErrNotHeld while the token lives on elsewhere until its lease ends.
 //
 //	l, err := fix.Obtain(ctx, rdb, "lock:{sku42}", 30*time.Second,
 //		fix.WithFencing(), fix.WithMaxWait(5*time.Second))
@@ -18,134 +17,10 @@
 //	defer l.Release(ctx)
 //	return store.Write(l.Context(), l.Fence(), feed)
 //
-// or, with renewal and release handled:
-//
-//	err := fix.Do(ctx, rdb, "lock:{sku42}", 30*time.Second, func(ctx context.Context) error {
-//		return rebuild(ctx)
-//	})
-//
-// Hand-rolled code that keeps its own token can use the function forms
-// Release(ctx, client, key, token) and Refresh(ctx, client, key, token, ttl).
-//
-// # What it guarantees
-//
-//   - Acquire is SET key token NX PX ttl GET (or one script doing the same
-//     plus the fence INCR, also on servers before Redis 7.0), one round trip
-//     per attempt. The token is 128 random bits from crypto/rand, fresh per
-//     acquisition. A lease is always set: a zero or negative TTL is an
-//     error, never a permanent lock.
-//   - Acquire is idempotent. go-redis re-sends a command whose reply it
-//     lost (MaxRetries, 3 by default); a copy that finds the caller's own
-//     token counts as the same acquisition and, with fencing, returns the
-//     fence recorded next to the lock (same slot, same TTL), never a second
-//     one. When every copy fails, Obtain removes its token before it
-//     returns (the error says whether it could).
-//   - Release and Refresh act only for the token's owner and never
-//     recreate an expired key. Release uses DELEX key IFEQ token on servers
-//     that have it (Redis 8.4+) and a compare-and-delete script elsewhere;
-//     Refresh uses SET key token IFEQ token PX ttl or a compare-and-PEXPIRE
-//     script. Support is learnt from the first reply, per server address
-//     and user, and then costs nothing. A key that does not hold the token
-//     gives ErrNotHeld. A re-sent Refresh finds its token and extends
-//     again, so a lost reply is harmless. A re-sent Release finds the key
-//     gone: ErrNotHeld from Release means the token was not in the key when
-//     the delete ran, possibly because the first copy had deleted it; after
-//     nil or ErrNotHeld the token is not in the key either way.
-//   - Release runs even when the caller's context is cancelled: it is
-//     detached from cancellation and bounded by a timeout (2 s by default).
-//     Once a Lock is released or found not held, later calls send nothing.
-//   - Every bound holds with any client, including one built with default
-//     options: go-redis then ignores context deadlines for socket I/O and
-//     waits up to its ReadTimeout (3 s by default in go-redis v9.18, 5 s in
-//     v9.23) per try, so on such a client the library runs each command on
-//     a goroutine and stops waiting at the deadline (clients with
-//     ContextTimeoutEnabled are called directly).
-//     A command cut off that way is not cancelled: its goroutine ends when
-//     the client gives up on it, within its ReadTimeout, and a cut-off
-//     acquire then removes its token if it took the lock (one more
-//     ReadTimeout at most). If the network is still down by then, the
-//     removal can fail or overtake the acquire in transit, and the token
-//     stays until its TTL. InFlight counts such commands. The goroutine
-//     costs a handoff per command (an uncontended Obtain and Release cycle
-//     took about twice as long on loopback); a client with
-//     ContextTimeoutEnabled avoids it. The error says the outcome is unknown: a cut-off
-//     Refresh may still extend the lease on the server (never Until), a
-//     cut-off Release may still delete the key.
-//   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
-//     a context deadline), and never waits unboundedly. Waiting callers
-//     queue, first come first served, and do not poll a held lock: a
-//     release hands the lock to the next waiter of its process in the same
-//     script, or reserves it for the next queued process and wakes it by
-//     pub/sub, so the releaser does not win every race (see Obtain). A
-//     queued process asks the server again when the lock's lease ends and
-//     at the latest after Backoff.Cap, so a missed wake-up or a holder that
-//     died delays it that long at most. When an attempt fails with its
-//     outcome unknown before the deadline, Obtain spends up to the release
-//     timeout (no later than the deadline) removing its token.
-//   - With WithFencing, each acquisition gets a fence number greater than
-//     every earlier one for that counter. The acquire and the INCR run in
-//     one script, so a fence is issued only with ownership. Lock and counter
-//     keys share a hash tag, hence a Cluster slot; a caller-supplied counter
-//     key in another slot is rejected with ErrCrossSlot before anything is
-//     sent.
-//   - Lock.Context ends, with cause ErrLost, when a renewal finds the key
-//     gone or the local lease (Until) runs out; the lease is measured from
-//     the start of the attempt that won, on the monotonic clock, so it ends
-//     no later than the server's copy does.
-//   - Bad input (nil client, empty key or token, bad TTL, invalid options,
-//     an already-cancelled context in Obtain or Refresh) returns a sentinel
-//     error before any command is sent.
-//
-// # What it does not guarantee
-//
-//   - A lease is not mutual exclusion. A holder paused (GC, CPU starvation,
-//     a slow call) past its lease keeps running while the next owner works.
-//     Context and the watchdog narrow that window; they cannot close it.
-//   - Fencing protects only a resource that checks the fence: it must
-//     reject a write whose fence is not greater than the last it accepted,
-//     atomically with the write (see FencedResource for the SQL form).
-//   - Redis replication is asynchronous. A failover can lose a lock (two
-//     owners at once) and recent fence increments (a fence issued twice, or
-//     numbers going backwards until the counter passes them again). The
-//     downstream check turns the latter into rejected writes, not corrupt
-//     ones. Needs beyond that call for a sequence source with stronger
-//     failover guarantees.
-//   - The fence counter must live forever: it has no TTL, and it must not
-//     be evicted (use noeviction or a volatile-* maxmemory policy) or
-//     deleted, or fences start again at 1 and every write is rejected as
-//     stale.
-//   - This is a single-instance lock, not Redlock.
-//
-// # Keys
-//
-// Besides the lock key, WithFencing uses a counter key and a fence record
-// (the fence issued with the current lock, with the lock's TTL), and
-// waiting callers of several processes a queue key (a JSON array of the
-// processes' entries, with a TTL of four Backoff.Cap plus the
-// reservation time after its last change) and a pub/sub channel. All are
-// derived to share the lock key's slot: "lock:{sku42}" ->
-// "lock:{sku42}:fence", "lock:{sku42}:fenced", "lock:{sku42}:queue" and
-// the channel "lock:{sku42}:wake"; a key without a hash tag is wrapped,
-// "feed" -> "{feed}:fence", "{feed}:fenced", "{feed}:queue" and
-// "{feed}:wake". While the lock is reserved for a queued process, the lock
-// key holds that process's entry instead of a token.
-//
-// # ACL
-//
-// A restricted user needs, on the lock, fence, fence record and queue
-// keys:
-//
-//	+set +get +mget +del +pexpire +pttl +incr +eval +evalsha
-//
-// plus +delex on Redis 8.4 and later (without it, release falls back to the
-// script; GET, MGET, DEL, PEXPIRE, PTTL and INCR are called from inside
-// the scripts, which Redis checks against the user too). Waiters of
-// several processes are woken by pub/sub when the user may also
-//
-//	+publish +spublish +subscribe +ssubscribe +unsubscribe +sunsubscribe +ping &*:wake
-//
-// (a Cluster client uses the shard forms); without that they find a
-// reserved lock by asking again, within Backoff.Cap. The library sends no
-// SCRIPT LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A
-// Cluster client itself also needs +cluster|slots.
+// What the lock guarantees, what it does not, the keys it uses and the
+// ACL it needs are in package lock's documentation. With go-redis, a
+// client built with default options ignores context deadlines for socket
+// I/O and waits up to its ReadTimeout per try; the library then runs each
+// command on a goroutine and stops waiting at the deadline, and a client
+// with ContextTimeoutEnabled is called directly (no goroutine).
 package fix

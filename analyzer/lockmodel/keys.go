@@ -167,9 +167,30 @@ func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
 	return !changed
 }
 
-// lockish reports whether a key expression names a lock word.
+// lockish reports whether a key expression names a lock word, and is not
+// one of a lock's companion keys.
 func (k *keyIndex) lockish(e ast.Expr, depth int, seen map[ast.Node]bool) bool {
-	return k.names(e, k.m.Words, depth, seen)
+	return !companionKey(k.m.Pass.TypesInfo, e) && k.names(e, k.m.Words, depth, seen)
+}
+
+// companionWords end the key of a structure kept next to a lock rather
+// than the lock: "lock:{job}:queue" holds the lock's waiters.
+var companionWords = map[string]bool{"queue": true, "queues": true, "waiters": true, "wake": true}
+
+// companionKey reports a key whose text ends in a companion word, as a
+// constant or as the constant a concatenation ends with (lockKey +
+// ":queue"). "queue:lock" is a lock on a queue: only the last word counts.
+func companionKey(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		e = b.Y
+	}
+	s, ok := constStringOf(info, e)
+	if !ok {
+		return false
+	}
+	words := splitWords(s)
+	return len(words) > 0 && companionWords[words[len(words)-1]]
 }
 
 // names looks for a word of w in a key expression, wherever a reader

@@ -81,7 +81,7 @@ func TestLuaCallsSetNX(t *testing.T) {
 
 // The lock library's own scripts are the reference forms.
 func TestLuaCallsFixScripts(t *testing.T) {
-	files, _ := filepath.Glob("../fix/scripts/*.lua")
+	files, _ := filepath.Glob("../fix/lock/scripts/*.lua")
 	if len(files) == 0 {
 		t.Fatal("no scripts")
 	}

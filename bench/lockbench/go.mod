@@ -11,8 +11,11 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/locklint/locklint/analyzer/fix/lock v0.0.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
 
 replace github.com/locklint/locklint/analyzer/fix => ../../analyzer/fix
+
+replace github.com/locklint/locklint/analyzer/fix/lock => ../../analyzer/fix/lock

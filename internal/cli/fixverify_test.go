@@ -26,10 +26,14 @@ func TestSuggestedFixesVerify(t *testing.T) {
 
 	t.Run("testdata", func(t *testing.T) {
 		dir := copyTree(t, testmod.Dir(t), ".")
-		// The fixes import analyzer/fix, a module of its own; point the
-		// copy at this repository's, with the checksums it requires.
+		// The fixes import analyzer/fix, a module of its own (and it
+		// lock, another); point the copy at this repository's, with the
+		// checksums they require.
 		lib := filepath.Join(root, "analyzer", "fix")
-		appendFile(t, filepath.Join(dir, "go.mod"), "\nrequire github.com/locklint/locklint/analyzer/fix v0.0.0-00010101000000-000000000000\n\nreplace github.com/locklint/locklint/analyzer/fix => "+lib+"\n")
+		appendFile(t, filepath.Join(dir, "go.mod"), "\nrequire github.com/locklint/locklint/analyzer/fix v0.0.0-00010101000000-000000000000\n"+
+			"require github.com/locklint/locklint/analyzer/fix/lock v0.0.0\n\n"+
+			"replace github.com/locklint/locklint/analyzer/fix => "+lib+"\n"+
+			"replace github.com/locklint/locklint/analyzer/fix/lock => "+filepath.Join(lib, "lock")+"\n")
 		sums, err := os.ReadFile(filepath.Join(lib, "go.sum"))
 		if err != nil {
 			t.Fatal(err)

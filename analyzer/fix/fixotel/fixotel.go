@@ -5,6 +5,9 @@
 //	obs, err := fixotel.New(otel.GetMeterProvider())
 //	l, err := fix.Obtain(ctx, rdb, key, ttl, fix.WithObserver(obs))
 //
+// It needs only package lock (whose Observer package fix and the client
+// adapters share), so it brings no Redis client into the module graph.
+//
 // The instruments carry no lock key: keys usually hold ids, and an
 // attribute per id would grow without bound.
 package fixotel
@@ -18,11 +21,11 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/locklint/locklint/analyzer/fix"
+	"github.com/locklint/locklint/analyzer/fix/lock"
 )
 
 // ScopeName is the instrumentation scope of the meter New uses.
-const ScopeName = "github.com/locklint/locklint/analyzer/fix"
+const ScopeName = "github.com/locklint/locklint/analyzer/fix/lock"
 
 // Instrument names and units, following OpenTelemetry's conventions.
 const (
@@ -43,7 +46,7 @@ const (
 )
 
 // New returns an Observer that records on a meter of mp.
-func New(mp metric.MeterProvider) (*fix.Observer, error) {
+func New(mp metric.MeterProvider) (*lock.Observer, error) {
 	m := mp.Meter(ScopeName)
 	var r recorder
 	var err, e error
@@ -65,7 +68,7 @@ func New(mp metric.MeterProvider) (*fix.Observer, error) {
 		return nil, err
 	}
 	r.since = map[string]time.Time{}
-	return &fix.Observer{
+	return &lock.Observer{
 		Acquired:  r.acquired,
 		Contended: r.contended,
 		Renewed:   r.renewed,
@@ -100,7 +103,7 @@ func (r *recorder) acquired(ctx context.Context, key string, wait time.Duration,
 		r.mu.Lock()
 		r.since[key] = time.Now()
 		r.mu.Unlock()
-	case errors.Is(err, fix.ErrNotObtained):
+	case errors.Is(err, lock.ErrNotObtained):
 		outcome = notObtained
 	default:
 		outcome = failed
@@ -124,7 +127,7 @@ func (r *recorder) lostLock(ctx context.Context, key string, _ error) {
 	r.held(ctx, key)
 }
 
-func (r *recorder) released(ctx context.Context, key string, path fix.ReleasePath, held bool) {
+func (r *recorder) released(ctx context.Context, key string, path lock.ReleasePath, held bool) {
 	r.releases.Add(ctx, 1, metric.WithAttributes(PathKey.String(string(path)), HeldKey.Bool(held)))
 	r.held(ctx, key)
 }

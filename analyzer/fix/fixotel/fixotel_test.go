@@ -11,8 +11,8 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	"github.com/locklint/locklint/analyzer/fix"
 	"github.com/locklint/locklint/analyzer/fix/fixotel"
+	"github.com/locklint/locklint/analyzer/fix/lock"
 )
 
 // TestScriptedSequence drives the observer through the events of two
@@ -32,13 +32,13 @@ func TestScriptedSequence(t *testing.T) {
 	obs.Renewed(ctx, "lock:a", nil)
 	obs.Renewed(ctx, "lock:a", errors.New("i/o timeout"))
 	time.Sleep(10 * time.Millisecond)
-	obs.Released(ctx, "lock:a", fix.ReleaseDELEX, true)
+	obs.Released(ctx, "lock:a", lock.ReleaseDELEX, true)
 	// lock:b: one attempt that failed, one acquisition lost.
-	obs.Acquired(ctx, "lock:b", time.Millisecond, 1, fmt.Errorf("obtain: %w", fix.ErrNotObtained))
+	obs.Acquired(ctx, "lock:b", time.Millisecond, 1, fmt.Errorf("obtain: %w", lock.ErrNotObtained))
 	obs.Acquired(ctx, "lock:b", 2*time.Millisecond, 1, nil)
-	obs.Lost(ctx, "lock:b", fix.ErrLost)
+	obs.Lost(ctx, "lock:b", lock.ErrLost)
 	// A release after the loss finds it not held; no second hold time.
-	obs.Released(ctx, "lock:b", fix.ReleaseLua, false)
+	obs.Released(ctx, "lock:b", lock.ReleaseLua, false)
 
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(ctx, &rm); err != nil {
@@ -86,8 +86,8 @@ func TestScriptedSequence(t *testing.T) {
 	check(fixotel.Renewals, sums(fixotel.Renewals), map[string]int64{"lock.outcome=failed": 1, "lock.outcome=renewed": 1})
 	check(fixotel.Lost, sums(fixotel.Lost), map[string]int64{"": 1})
 	check(fixotel.Releases, sums(fixotel.Releases), map[string]int64{
-		"lock.held=false,lock.release.path=" + string(fix.ReleaseLua):  1,
-		"lock.held=true,lock.release.path=" + string(fix.ReleaseDELEX): 1,
+		"lock.held=false,lock.release.path=" + string(lock.ReleaseLua):  1,
+		"lock.held=true,lock.release.path=" + string(lock.ReleaseDELEX): 1,
 	})
 	wait := hist(fixotel.AcquireDuration)
 	if dp := wait["lock.outcome=acquired"]; dp.Count != 2 || dp.Sum < 0.0319 || dp.Sum > 0.0321 {

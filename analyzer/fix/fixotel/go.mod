@@ -3,7 +3,6 @@ module github.com/locklint/locklint/analyzer/fix/fixotel
 go 1.26.0
 
 require (
-	github.com/locklint/locklint/analyzer/fix v0.0.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk/metric v1.47.0
@@ -11,17 +10,15 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/redis/go-redis/v9 v9.18.0 // indirect
+	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
 	go.opentelemetry.io/otel/sdk v1.47.0 // indirect
 	go.opentelemetry.io/otel/trace v1.47.0 // indirect
-	go.uber.org/atomic v1.11.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
 
-replace github.com/locklint/locklint/analyzer/fix => ..
+replace github.com/locklint/locklint/analyzer/fix/lock => ../lock

@@ -138,3 +138,9 @@ func resetBoard(ctx context.Context, rdb *redis.Client) {
 func resign(ctx context.Context, rdb *redis.Client) {
 	rdb.Del(ctx, "service:leader") // want "DEL of lock key `\"service:leader\"` without an owner check"
 }
+
+// The waiters of a lock live next to it; clearing them is no release.
+func clearWaiters(ctx context.Context, rdb *redis.Client, job string) {
+	rdb.Del(ctx, "lock:"+job+":waiters")
+	rdb.Del(ctx, "lock:{job}:queue")
+}

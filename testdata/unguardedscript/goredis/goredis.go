@@ -262,3 +262,18 @@ var wrongElement = redis.NewScript(`local r = redis.call("MGET", KEYS[2], KEYS[1
 func wrongElementRun(ctx context.Context, rdb *redis.Client, job, token string) error {
 	return wrongElement.Run(ctx, rdb, []string{"lock:" + job, "lock:" + job + ":queue"}, token).Err()
 }
+
+// A script that empties a lock's waiter queue deletes the queue, not the
+// lock: the key ends in "queue".
+var dropQueue = redis.NewScript(`if redis.call("LLEN", KEYS[1]) == 0 then return redis.call("DEL", KEYS[1]) end return 0`)
+
+func dropQueueRun(ctx context.Context, rdb *redis.Client, job string) error {
+	return dropQueue.Run(ctx, rdb, []string{"lock:{" + job + "}:queue"}, nil).Err()
+}
+
+// "queue:lock" is the lock on a queue: the last word is the lock word.
+var dropQueueLock = redis.NewScript(`return redis.call("DEL", KEYS[1])`) // want "Lua line 1: DEL of KEYS\\[1\\] \\(lock key `\"queue:lock\"`\\) with no owner check"
+
+func dropQueueLockRun(ctx context.Context, rdb *redis.Client) error {
+	return dropQueueLock.Run(ctx, rdb, []string{"queue:lock"}).Err()
+}

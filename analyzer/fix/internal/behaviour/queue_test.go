@@ -13,7 +13,7 @@ import (
 
 func loadScript(t *testing.T, name string) *redis.Script {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", name))
+	src, err := os.ReadFile(filepath.Join("..", "..", "lock", "scripts", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,7 @@ func holdFair(ctx context.Context, c *redis.Client, key string) (*fix.Lock, erro
 // scriptSHA returns the SHA1 under which the library runs a script.
 func scriptSHA(t *testing.T, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", name))
+	src, err := os.ReadFile(filepath.Join("..", "..", "lock", "scripts", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,9 @@
-package fix
+package lock
 
 import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // A hub is the subscription through which the waiters of one client hear
@@ -16,7 +14,7 @@ import (
 // server for that key, and closes its connection when none does.
 type hub struct {
 	key     hubKey
-	client  redis.UniversalClient
+	client  Client
 	sharded bool
 	kick    chan struct{}
 
@@ -112,8 +110,8 @@ func (h *hub) wake(channel, payload string) {
 func (h *hub) run() {
 	ctx := context.Background()
 	var (
-		ps         *redis.PubSub
-		msgs       <-chan any
+		ps         Subscription
+		msgs       <-chan Message
 		subscribed = map[string]bool{}
 	)
 	for {
@@ -152,26 +150,21 @@ func (h *hub) run() {
 		switch {
 		case ps == nil:
 			// A Cluster client picks the node by the first channel, so the
-			// PubSub is made with its channels.
-			if h.sharded {
-				ps = h.client.SSubscribe(ctx, add...)
-			} else {
-				ps = h.client.Subscribe(ctx, add...)
+			// connection is opened with its channels.
+			var err error
+			if ps, err = h.client.Subscribe(ctx, h.sharded, add...); err != nil {
+				// The waiters' attempts fail meanwhile, or see the lock
+				// free at their next check.
+				ps, keep = nil, map[string]bool{}
+				h.pause()
+				continue
 			}
-			msgs = ps.ChannelWithSubscriptions()
+			msgs = ps.Messages()
 		case len(add) > 0:
-			if h.sharded {
-				_ = ps.SSubscribe(ctx, add...)
-			} else {
-				_ = ps.Subscribe(ctx, add...)
-			}
+			_ = ps.Subscribe(ctx, add...)
 		}
 		if len(drop) > 0 {
-			if h.sharded {
-				_ = ps.SUnsubscribe(ctx, drop...)
-			} else {
-				_ = ps.Unsubscribe(ctx, drop...)
-			}
+			_ = ps.Unsubscribe(ctx, drop...)
 		}
 		subscribed = keep
 
@@ -181,23 +174,28 @@ func (h *hub) run() {
 			if !ok {
 				// Closed under us (the client was closed): start over, not
 				// in a busy loop; the waiters' attempts fail meanwhile.
+				_ = ps.Close()
 				ps, msgs, subscribed = nil, nil, map[string]bool{}
-				pause := time.NewTimer(100 * time.Millisecond)
-				select {
-				case <-h.kick:
-				case <-pause.C:
-				}
-				pause.Stop()
+				h.pause()
 				continue
 			}
-			switch m := m.(type) {
-			case *redis.Message:
+			if m.Subscribed {
+				h.wake(m.Channel, "")
+			} else {
 				h.wake(m.Channel, m.Payload)
-			case *redis.Subscription:
-				if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
-					h.wake(m.Channel, "")
-				}
 			}
 		}
 	}
+}
+
+// pause waits before the hub opens a connection again, so that a client
+// that cannot subscribe (closed, or its server down) is not asked in a
+// busy loop.
+func (h *hub) pause() {
+	t := time.NewTimer(100 * time.Millisecond)
+	select {
+	case <-h.kick:
+	case <-t.C:
+	}
+	t.Stop()
 }

@@ -1,4 +1,4 @@
-package fix
+package lock
 
 import (
 	"context"
@@ -12,14 +12,12 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Lock is one acquisition of a key. Its identity (Key, Token, Fence) never
 // changes; all methods are safe for concurrent use.
 type Lock struct {
-	client         redis.UniversalClient
+	client         Client
 	key            string
 	token          string
 	fence          int64
@@ -96,7 +94,7 @@ const (
 // the wait after a Backoff delay. The lock's lease is measured locally
 // from the start of the successful attempt, or of the hand-off, so Until
 // is never later than the server's expiry.
-func Obtain(ctx context.Context, client redis.UniversalClient, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
+func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
 	o := newOptions(opts)
 	if err := checkObtain(client, key, ttl, &o); err != nil {
 		return nil, fmt.Errorf("obtain %q: %w", key, err)
@@ -215,8 +213,7 @@ type tries struct {
 // command may have run with its reply lost (the client gave up re-sending
 // it), unless the server refused it.
 func (t *tries) failed(err error, start time.Time) {
-	var rerr redis.Error
-	if !errors.As(err, &rerr) {
+	if _, refused := serverError(err); !refused {
 		t.mightHaveSet(start)
 	}
 }
@@ -265,9 +262,7 @@ func sleep(ctx context.Context, timer **time.Timer, d time.Duration) bool {
 // resharding or without a quorum, a replica that was a master, or a
 // connection reset. The acquire is idempotent, so re-sending is safe.
 func transient(err error) bool {
-	var rerr redis.Error
-	if errors.As(err, &rerr) {
-		msg := rerr.Error()
+	if msg, ok := serverError(err); ok {
 		for _, p := range []string{"LOADING", "TRYAGAIN", "CLUSTERDOWN", "READONLY", "MASTERDOWN"} {
 			if strings.HasPrefix(msg, p) {
 				return true
@@ -282,7 +277,7 @@ func transient(err error) bool {
 
 // acquisition is one Obtain call's fixed inputs.
 type acquisition struct {
-	client redis.UniversalClient
+	client Client
 	key    string
 	token  string
 	ttl    time.Duration
@@ -312,14 +307,14 @@ func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
-			old, err := a.client.SetArgs(ctx, a.key, a.token, redis.SetArgs{Mode: "NX", TTL: a.ttl, Get: true}).Result()
+			old, err := a.client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"}})
 			switch {
-			case errors.Is(err, redis.Nil):
+			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
 				return []int64{1}, nil
 			case err == nil:
 				feats.learn(featSetNXGet, true)
-				if old == a.token {
+				if old, _ := old.(string); old == a.token {
 					return []int64{1}, nil
 				}
 				return []int64{0, -1}, nil
@@ -336,8 +331,8 @@ func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
 	b := &a.o.backoff
-	res, err := acquireScript.Run(ctx, a.client, keys, a.token, a.ttl.Milliseconds(), a.fenced, entry,
-		b.grantTTL().Milliseconds(), b.queueTTL().Milliseconds(), siblingKey(a.key, "wake"), publishMode(a.client)).Int64Slice()
+	res, err := acquireScript.ints(ctx, a.client, keys, a.token, itoa(a.ttl.Milliseconds()), a.fenced, entry,
+		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
 	if err == nil && len(res) == 0 {
 		err = errors.New("acquire script returned nothing")
 	}
@@ -389,12 +384,9 @@ func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
 	return err
 }
 
-func checkObtain(client redis.UniversalClient, key string, ttl time.Duration, o *options) error {
-	if _, ok := client.(*redis.Ring); ok {
-		return ErrRing
-	}
+func checkObtain(client Client, key string, ttl time.Duration, o *options) error {
 	switch {
-	case isNil(client):
+	case isNilClient(client):
 		return ErrNilClient
 	case key == "":
 		return ErrInvalidKey

@@ -1,12 +1,10 @@
-package fix
+package lock
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // DefaultMaxHold bounds how long Do keeps renewing a lock when no
@@ -17,7 +15,7 @@ const DefaultMaxHold = 10 * time.Minute
 // unless opts give WithWatchdog or WithKeepAlive), runs fn under a context that ends when the lock is
 // lost or ctx is done, and always releases. The result joins fn's error,
 // the loss of the lock during fn (ErrLost) and the release error.
-func Do(ctx context.Context, client redis.UniversalClient, key string, ttl time.Duration, fn func(ctx context.Context) error, opts ...Option) error {
+func Do(ctx context.Context, client Client, key string, ttl time.Duration, fn func(ctx context.Context) error, opts ...Option) error {
 	if fn == nil {
 		return fmt.Errorf("do %q: %w: nil function", key, ErrInvalidOption)
 	}

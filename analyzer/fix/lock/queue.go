@@ -1,4 +1,4 @@
-package fix
+package lock
 
 import (
 	"context"
@@ -6,12 +6,9 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 var (
@@ -20,8 +17,8 @@ var (
 	//go:embed scripts/leave.lua
 	leaveLua string
 
-	handoffScript = redis.NewScript(handoffLua)
-	leaveScript   = redis.NewScript(leaveLua)
+	handoffScript = newScript(handoffLua)
+	leaveScript   = newScript(leaveLua)
 )
 
 // A waitQueue is where the callers of one process wait for one key through
@@ -35,7 +32,7 @@ var (
 // entries ahead of its own process's reserves the lock for the head and
 // wakes it by pub/sub.
 type waitQueue struct {
-	client  redis.UniversalClient
+	client  Client
 	key     string
 	queue   string // the queue key on the server
 	channel string // the wake-up channel
@@ -97,15 +94,13 @@ var queues = struct {
 	n atomic.Int64 // len(m), read without the mutex
 }{m: map[queueKey]*waitQueue{}}
 
-func registrable(client redis.UniversalClient) bool {
-	return reflect.TypeOf(client).Kind() == reflect.Pointer
-}
+func registrable(client Client) bool { return comparableClient(client) }
 
 // joinQueue adds a waiter for a to the queue of its client and key.
 func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 	w := &waiter{a: a, ch: make(chan struct{}, 1)}
 	newQueue := func() *waitQueue {
-		_, sharded := a.client.(*redis.ClusterClient)
+		sharded := a.client.Info().Cluster
 		return &waitQueue{client: a.client, key: a.key, queue: a.queue, channel: siblingKey(a.key, "wake"), sharded: sharded}
 	}
 	if !registrable(a.client) {
@@ -128,7 +123,7 @@ func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 }
 
 // findQueue returns the registered queue of client and key, if any.
-func findQueue(client redis.UniversalClient, key string) *waitQueue {
+func findQueue(client Client, key string) *waitQueue {
 	if queues.n.Load() == 0 || !registrable(client) {
 		return nil
 	}
@@ -391,8 +386,8 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 		}
 	}
 	op := func() ([]int64, error) {
-		return handoffScript.Run(ctx, wq.client, keys, token, next, ttl, own,
-			b.grantTTL().Milliseconds(), b.queueTTL().Milliseconds(), wq.channel, wq.publishMode()).Int64Slice()
+		return handoffScript.ints(ctx, wq.client, keys, token, next, itoa(ttl), own,
+			itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
 	res, err, inFlight := bounded(ctx, honoursContext(wq.client), op, nil)
 	if inFlight {
@@ -418,8 +413,8 @@ func (wq *waitQueue) publishMode() string {
 func (wq *waitQueue) leave(ctx context.Context, entry string, o *options) {
 	rctx, cancel := detached(ctx, o.releaseTimeout)
 	op := func() (int64, error) {
-		return leaveScript.Run(rctx, wq.client, []string{wq.key, wq.queue}, entry,
-			o.backoff.grantTTL().Milliseconds(), o.backoff.queueTTL().Milliseconds(), wq.channel, wq.publishMode()).Int64()
+		return leaveScript.int(rctx, wq.client, []string{wq.key, wq.queue}, entry,
+			itoa(o.backoff.grantTTL().Milliseconds()), itoa(o.backoff.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
 	wait, direct := rctx, honoursContext(wq.client)
 	if _, ok := ctx.Deadline(); ok {
@@ -460,8 +455,8 @@ func (wq *waitQueue) claimed(w *waiter, start time.Time) (time.Time, bool) {
 	return start, true
 }
 
-func publishMode(client redis.UniversalClient) string {
-	if _, ok := client.(*redis.ClusterClient); ok {
+func publishMode(client Client) string {
+	if client.Info().Cluster {
 		return "s"
 	}
 	return "p"

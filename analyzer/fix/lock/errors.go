@@ -1,4 +1,4 @@
-package fix
+package lock
 
 import "errors"
 
@@ -28,10 +28,6 @@ var (
 	ErrInvalidToken = errors.New("fix: empty lock token")
 	// ErrCrossSlot reports a fence key that cannot share the lock key's
 	// Redis Cluster slot, so the acquire script could not touch both.
-	ErrCrossSlot = errors.New("fix: keys hash to different cluster slots")
-	// ErrRing reports a *redis.Ring passed to Obtain. A Ring remaps keys
-	// when a shard goes down and comes back, so two callers can each hold
-	// "the" lock, on different shards.
-	ErrRing          = errors.New("fix: a redis.Ring cannot hold a lock: use a Client, a failover client or a ClusterClient")
+	ErrCrossSlot     = errors.New("fix: keys hash to different cluster slots")
 	ErrInvalidOption = errors.New("fix: invalid option")
 )

@@ -1,15 +1,11 @@
-package fix
+package lock
 
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 var (
@@ -20,9 +16,9 @@ var (
 	//go:embed scripts/refresh.lua
 	refreshLua string
 
-	acquireScript = redis.NewScript(acquireLua)
-	releaseScript = redis.NewScript(releaseLua)
-	refreshScript = redis.NewScript(refreshLua)
+	acquireScript = newScript(acquireLua)
+	releaseScript = newScript(releaseLua)
+	refreshScript = newScript(refreshLua)
 )
 
 // DefaultReleaseTimeout bounds a release, which runs detached from the
@@ -42,7 +38,7 @@ const (
 // it and a compare-and-delete script elsewhere. It runs even when ctx is
 // already cancelled: the command is detached from ctx's cancellation and
 // bounded by DefaultReleaseTimeout.
-func Release(ctx context.Context, client redis.UniversalClient, key string, token string) error {
+func Release(ctx context.Context, client Client, key string, token string) error {
 	if err := checkHandle(client, key, token); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
 	}
@@ -54,7 +50,7 @@ func Release(ctx context.Context, client redis.UniversalClient, key string, toke
 
 // releaseBounded is compareAndDelete detached from ctx's cancellation and
 // bounded by timeout, whatever the client's own timeouts.
-func releaseBounded(ctx context.Context, client redis.UniversalClient, key, token string, timeout time.Duration) (ReleasePath, error) {
+func releaseBounded(ctx context.Context, client Client, key, token string, timeout time.Duration) (ReleasePath, error) {
 	rctx, cancel := detached(ctx, timeout)
 	defer cancel()
 	if honoursContext(client) {
@@ -70,7 +66,7 @@ func releaseBounded(ctx context.Context, client redis.UniversalClient, key, toke
 
 // refreshBounded is compareAndExpire bounded by ctx's deadline, whatever
 // the client's own timeouts.
-func refreshBounded(ctx context.Context, client redis.UniversalClient, key, token string, ttl time.Duration) error {
+func refreshBounded(ctx context.Context, client Client, key, token string, ttl time.Duration) error {
 	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl) }
 	_, err, inFlight := bounded(ctx, honoursContext(client), op, nil)
 	if inFlight {
@@ -83,7 +79,7 @@ func refreshBounded(ctx context.Context, client redis.UniversalClient, key, toke
 // returns ErrNotHeld otherwise; it never recreates an expired key. It sends
 // SET key token IFEQ token PX ttl where the server has it and a
 // compare-and-PEXPIRE script elsewhere: one round trip either way.
-func Refresh(ctx context.Context, client redis.UniversalClient, key string, token string, ttl time.Duration) error {
+func Refresh(ctx context.Context, client Client, key string, token string, ttl time.Duration) error {
 	if err := checkHandle(client, key, token); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
@@ -114,8 +110,8 @@ func uncancelled(ctx context.Context) context.Context {
 	return context.WithoutCancel(ctx)
 }
 
-func checkHandle(client redis.UniversalClient, key, token string) error {
-	if isNil(client) {
+func checkHandle(client Client, key, token string) error {
+	if isNilClient(client) {
 		return ErrNilClient
 	}
 	if key == "" {
@@ -134,14 +130,6 @@ func checkTTL(ttl time.Duration) error {
 	return nil
 }
 
-func isNil(client redis.UniversalClient) bool {
-	if client == nil {
-		return true
-	}
-	v := reflect.ValueOf(client)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
 // errGoneOnDelete is what a delete that found no token can tell: go-redis
 // re-sends a command whose reply it lost, so the copy that finds the key
 // gone may follow one that deleted it.
@@ -151,14 +139,16 @@ var errGoneOnDelete = fmt.Errorf("%w: the key did not hold the token when the de
 
 // compareAndDelete deletes key if it holds token and says which command did
 // it. Both paths send exactly one command once the server's support is known.
-func compareAndDelete(ctx context.Context, client redis.UniversalClient, key, token string) (ReleasePath, error) {
+func compareAndDelete(ctx context.Context, client Client, key, token string) (ReleasePath, error) {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featDELEX) {
-		n, err := client.DelExArgs(ctx, key, redis.DelExArgs{Mode: "IFEQ", MatchValue: token}).Result()
+		r, err := client.Do(ctx, Command{Head: []string{"DELEX"}, Keys: []string{key}, Args: []string{"IFEQ", token}})
 		switch {
 		case err == nil:
 			feats.learn(featDELEX, true)
-			if n != 1 {
+			if n, err := integer(r); err != nil {
+				return ReleaseDELEX, err
+			} else if n != 1 {
 				return ReleaseDELEX, errGoneOnDelete
 			}
 			return ReleaseDELEX, nil
@@ -169,7 +159,7 @@ func compareAndDelete(ctx context.Context, client redis.UniversalClient, key, to
 		// race with a delete that happened.
 		feats.learn(featDELEX, false)
 	}
-	n, err := releaseScript.Run(ctx, client, []string{key}, token).Int64()
+	n, err := releaseScript.int(ctx, client, []string{key}, token)
 	if err != nil {
 		return ReleaseLua, err
 	}
@@ -179,15 +169,15 @@ func compareAndDelete(ctx context.Context, client redis.UniversalClient, key, to
 	return ReleaseLua, nil
 }
 
-func compareAndExpire(ctx context.Context, client redis.UniversalClient, key, token string, ttl time.Duration) error {
+func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration) error {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featSetIFEQ) {
-		err := client.SetIFEQ(ctx, key, token, token, ttl).Err()
+		r, err := client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())}})
 		switch {
-		case err == nil:
+		case err == nil && r != nil:
 			feats.learn(featSetIFEQ, true)
 			return nil
-		case errors.Is(err, redis.Nil):
+		case err == nil:
 			feats.learn(featSetIFEQ, true)
 			return ErrNotHeld
 		case !isUnsupported(err):
@@ -195,7 +185,7 @@ func compareAndExpire(ctx context.Context, client redis.UniversalClient, key, to
 		}
 		feats.learn(featSetIFEQ, false)
 	}
-	n, err := refreshScript.Run(ctx, client, []string{key}, token, ttl.Milliseconds()).Int64()
+	n, err := refreshScript.int(ctx, client, []string{key}, token, itoa(ttl.Milliseconds()))
 	if err != nil {
 		return err
 	}
@@ -210,12 +200,8 @@ func compareAndExpire(ctx context.Context, client redis.UniversalClient, key, to
 // command: unknown command before Redis 8.4, a syntax error for SET ... IFEQ
 // on older servers, or an ACL that does not grant the command.
 func isUnsupported(err error) bool {
-	var rerr redis.Error
-	if !errors.As(err, &rerr) {
-		return false
-	}
-	msg := rerr.Error()
-	return strings.HasPrefix(msg, "ERR unknown command") ||
+	msg, ok := serverError(err)
+	return ok && (strings.HasPrefix(msg, "ERR unknown command") ||
 		strings.HasPrefix(msg, "ERR syntax error") ||
-		strings.HasPrefix(msg, "NOPERM") && strings.Contains(msg, "command")
+		strings.HasPrefix(msg, "NOPERM") && strings.Contains(msg, "command"))
 }

@@ -1,0 +1,174 @@
+package fix
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/locklint/locklint/analyzer/fix/lock"
+	"github.com/redis/go-redis/v9"
+)
+
+// Client returns c as a lock.Client, for code that also serves other
+// clients through package lock. Obtain, Release, Refresh and Do take a
+// go-redis client directly. Equal clients make equal values.
+func Client(c redis.UniversalClient) lock.Client { return goRedis{c} }
+
+// goRedis serves a go-redis v9 client: *redis.Client (failover clients
+// too), *redis.ClusterClient and wrappers of them.
+type goRedis struct{ c redis.UniversalClient }
+
+func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
+	words := cmd.Strings()
+	args := make([]any, len(words))
+	for i, w := range words {
+		args[i] = w
+	}
+	c := redis.NewCmd(ctx, args...)
+	if len(cmd.Keys) > 0 {
+		// A Cluster client routes by this key, whatever the command.
+		c.SetFirstKeyPos(int8(len(cmd.Head)))
+	}
+	// One step: without it a Cluster client asks the server for COMMAND
+	// (which a restricted user may not run) to find out.
+	c.SetStepCount(1)
+	_ = g.c.Process(ctx, c)
+	v, err := c.Result()
+	if err != nil {
+		if errors.Is(err, redis.Nil) {
+			return nil, nil
+		}
+		var rerr redis.Error
+		if errors.As(err, &rerr) {
+			return nil, &lock.ServerError{Err: err}
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+func (g goRedis) Subscribe(ctx context.Context, sharded bool, channels ...string) (lock.Subscription, error) {
+	var ps *redis.PubSub
+	if sharded {
+		ps = g.c.SSubscribe(ctx, channels...)
+	} else {
+		ps = g.c.Subscribe(ctx, channels...)
+	}
+	s := &goRedisPubSub{ps: ps, sharded: sharded, out: make(chan lock.Message, 16)}
+	go s.forward(ps.ChannelWithSubscriptions())
+	return s, nil
+}
+
+type goRedisPubSub struct {
+	ps      *redis.PubSub
+	sharded bool
+	out     chan lock.Message
+}
+
+// forward turns go-redis's messages into the library's until the PubSub
+// is closed. go-redis re-subscribes after a reconnection and delivers the
+// confirmations again.
+func (s *goRedisPubSub) forward(in <-chan any) {
+	defer close(s.out)
+	for m := range in {
+		switch m := m.(type) {
+		case *redis.Message:
+			s.out <- lock.Message{Channel: m.Channel, Payload: m.Payload}
+		case *redis.Subscription:
+			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
+				s.out <- lock.Message{Channel: m.Channel, Subscribed: true}
+			}
+		}
+	}
+}
+
+func (s *goRedisPubSub) Subscribe(ctx context.Context, channels ...string) error {
+	if s.sharded {
+		return s.ps.SSubscribe(ctx, channels...)
+	}
+	return s.ps.Subscribe(ctx, channels...)
+}
+
+func (s *goRedisPubSub) Unsubscribe(ctx context.Context, channels ...string) error {
+	if s.sharded {
+		return s.ps.SUnsubscribe(ctx, channels...)
+	}
+	return s.ps.Unsubscribe(ctx, channels...)
+}
+
+func (s *goRedisPubSub) Messages() <-chan lock.Message { return s.out }
+
+func (s *goRedisPubSub) Close() error {
+	err := s.ps.Close()
+	// forward ends when go-redis closes its channel; drain so that it
+	// is not blocked on a message nobody reads.
+	go func() {
+		for range s.out {
+		}
+	}()
+	return err
+}
+
+func (g goRedis) ServerID(ctx context.Context, key string) string {
+	var opt *redis.Options
+	switch c := g.c.(type) {
+	case *redis.ClusterClient:
+		// Uses the client's cached slot map; it only talks to the cluster
+		// when the map has not been loaded yet, as the command itself would.
+		node, err := c.MasterForKey(ctx, key)
+		if err != nil {
+			return ""
+		}
+		opt = node.Options()
+	case *redis.Ring:
+		shard, err := c.GetShardClientForKey(key)
+		if err != nil {
+			return ""
+		}
+		opt = shard.Options()
+	case interface{ Options() *redis.Options }:
+		// *redis.Client, failover clients and wrappers that embed one.
+		opt = c.Options()
+	}
+	if opt == nil {
+		return ""
+	}
+	// A client's options do not change, so their id is worked out once.
+	if id, ok := serverIDs.Load(opt); ok {
+		return id.(string)
+	}
+	id := opt.Username + "@" + opt.Addr
+	if n := serverIDCount.Load(); n < maxServerIDs {
+		if _, loaded := serverIDs.LoadOrStore(opt, id); !loaded {
+			serverIDCount.Add(1)
+		}
+	}
+	return id
+}
+
+// serverIDs caches the server id of a client's options, keyed by their
+// pointer (every client keeps its own copy of the options it was made
+// with), for up to maxServerIDs options.
+var (
+	serverIDs     sync.Map // *redis.Options -> string
+	serverIDCount atomic.Int64
+)
+
+const maxServerIDs = 4096
+
+// Info reports a Cluster client as such, and whether the client bounds
+// socket I/O by the context's deadline (ContextTimeoutEnabled); go-redis
+// otherwise waits for its own ReadTimeout (3 s or 5 s by default, by
+// version) and again for each of its retries.
+func (g goRedis) Info() lock.Info {
+	switch c := g.c.(type) {
+	case *redis.ClusterClient:
+		return lock.Info{Cluster: true, Deadlines: c.Options().ContextTimeoutEnabled}
+	case *redis.Ring:
+		return lock.Info{Deadlines: c.Options().ContextTimeoutEnabled}
+	case interface{ Options() *redis.Options }:
+		return lock.Info{Deadlines: c.Options().ContextTimeoutEnabled}
+	}
+	return lock.Info{}
+}

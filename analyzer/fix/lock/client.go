@@ -1,0 +1,194 @@
+package lock
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Client is what the library needs of a Redis client: commands routed by
+// their key, a pub/sub connection for wake-ups, and two facts about the
+// client. Package fix makes one of a go-redis v9 client; fixredigo,
+// fixrueidis, fixvalkey and fixgoredis8 make one of theirs.
+//
+// A Client is safe for concurrent use. Values that compare equal talk to
+// the same servers: the library keeps the waiters of one process in one
+// queue per client value and key (a value that is not comparable gets a
+// queue of its own per Obtain, and its waiters poll the server instead of
+// queueing in process).
+type Client interface {
+	// Do sends cmd to the server that serves cmd.Keys[0] and returns the
+	// reply: nil for a null reply, int64 for an integer, string for a
+	// simple or bulk string, []any of those for an array. An error reply
+	// is returned as a *ServerError (the client's own error inside), so
+	// that it is told apart from a transport error, after which the
+	// command may have run.
+	Do(ctx context.Context, cmd Command) (any, error)
+
+	// Subscribe opens a pub/sub connection of its own, subscribed to
+	// channels; with sharded, to shard channels (SSUBSCRIBE), which all
+	// lie in one Cluster slot and are served by its master.
+	Subscribe(ctx context.Context, sharded bool, channels ...string) (Subscription, error)
+
+	// ServerID names the server that serves key and the user the client
+	// logs in as, or is "" when the client cannot tell. The library
+	// learns which command forms a server accepts (DELEX, SET IFEQ, SET
+	// NX GET) from its first replies and keeps that per ID.
+	ServerID(ctx context.Context, key string) string
+
+	// Info describes the client.
+	Info() Info
+}
+
+// Info describes a Client.
+type Info struct {
+	// Cluster is true for a Redis Cluster client: wake-up channels are
+	// then shard channels (SSUBSCRIBE, SPUBLISH) in the lock's slot.
+	Cluster bool
+	// Deadlines is true when a command ends at its context's deadline.
+	// Otherwise the library waits for the command on a goroutine of its
+	// own and stops waiting at the deadline, so that its bounds hold.
+	Deadlines bool
+}
+
+// Command is one command: Head (its name and any arguments before the
+// keys), Keys, then Args, so that a cluster client can route it by
+// Keys[0] and a client that builds commands by kind can tell them apart.
+type Command struct {
+	Head []string
+	Keys []string
+	Args []string
+}
+
+// Strings returns the command's words in order.
+func (c Command) Strings() []string {
+	s := make([]string, 0, len(c.Head)+len(c.Keys)+len(c.Args))
+	s = append(s, c.Head...)
+	s = append(s, c.Keys...)
+	return append(s, c.Args...)
+}
+
+// Subscription is a pub/sub connection opened by Client.Subscribe. The
+// library uses it from one goroutine.
+type Subscription interface {
+	// Subscribe adds channels (shard channels if the connection has them).
+	Subscribe(ctx context.Context, channels ...string) error
+	// Unsubscribe drops channels.
+	Unsubscribe(ctx context.Context, channels ...string) error
+	// Messages delivers the messages of the subscribed channels and a
+	// confirmation for each channel subscribed. It is closed when the
+	// connection ends, after Close or when the connection breaks.
+	Messages() <-chan Message
+	// Close ends the connection.
+	Close() error
+}
+
+// Message is one delivery on a Subscription.
+type Message struct {
+	Channel string
+	Payload string
+	// Subscribed marks the confirmation that Channel is now subscribed:
+	// a message sent before it may have been missed.
+	Subscribed bool
+}
+
+// ServerError is an error reply from the server. Err is the client's own
+// error value, so errors.As still finds the client's type.
+type ServerError struct {
+	Err error
+}
+
+func (e *ServerError) Error() string { return e.Err.Error() }
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// serverError returns the message of an error reply.
+func serverError(err error) (string, bool) {
+	var se *ServerError
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	return se.Error(), true
+}
+
+func isNilClient(c Client) bool {
+	if c == nil {
+		return true
+	}
+	v := reflect.ValueOf(c)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// comparable reports whether c can key the process's per-client state.
+func comparableClient(c Client) bool {
+	return reflect.ValueOf(c).Comparable()
+}
+
+// A script is Lua run by its SHA1 (EVALSHA), and by its text when the
+// server does not have it cached yet (NOSCRIPT): one round trip once it
+// is loaded.
+type script struct {
+	src string
+	sha string
+}
+
+func newScript(src string) *script {
+	h := sha1.Sum([]byte(src))
+	return &script{src: src, sha: hex.EncodeToString(h[:])}
+}
+
+func (s *script) run(ctx context.Context, c Client, keys []string, args ...string) (any, error) {
+	n := strconv.Itoa(len(keys))
+	r, err := c.Do(ctx, Command{Head: []string{"EVALSHA", s.sha, n}, Keys: keys, Args: args})
+	if msg, ok := serverError(err); ok && strings.HasPrefix(msg, "NOSCRIPT") {
+		r, err = c.Do(ctx, Command{Head: []string{"EVAL", s.src, n}, Keys: keys, Args: args})
+	}
+	return r, err
+}
+
+// ints runs the script and reads its reply as an array of integers.
+func (s *script) ints(ctx context.Context, c Client, keys []string, args ...string) ([]int64, error) {
+	r, err := s.run(ctx, c, keys, args...)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := r.([]any)
+	if !ok {
+		return nil, fmt.Errorf("script reply: got %T, want an array", r)
+	}
+	res := make([]int64, len(a))
+	for i, v := range a {
+		n, err := integer(v)
+		if err != nil {
+			return nil, err
+		}
+		res[i] = n
+	}
+	return res, nil
+}
+
+// int runs the script and reads its reply as an integer.
+func (s *script) int(ctx context.Context, c Client, keys []string, args ...string) (int64, error) {
+	r, err := s.run(ctx, c, keys, args...)
+	if err != nil {
+		return 0, err
+	}
+	return integer(r)
+}
+
+func integer(v any) (int64, error) {
+	switch v := v.(type) {
+	case int64:
+		return v, nil
+	case nil:
+		// Lua's false is a null reply.
+		return 0, nil
+	}
+	return 0, fmt.Errorf("script reply: got %T, want an integer", v)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

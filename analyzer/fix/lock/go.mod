@@ -1,0 +1,3 @@
+module github.com/locklint/locklint/analyzer/fix/lock
+
+go 1.24
