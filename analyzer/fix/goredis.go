@@ -20,6 +20,12 @@ func Client(c redis.UniversalClient) lock.Client { return goRedis{c} }
 type goRedis struct{ c redis.UniversalClient }
 
 func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
+	c := newCmd(ctx, cmd)
+	_ = g.c.Process(ctx, c)
+	return reply(c)
+}
+
+func newCmd(ctx context.Context, cmd lock.Command) *redis.Cmd {
 	words := cmd.Strings()
 	args := make([]any, len(words))
 	for i, w := range words {
@@ -33,7 +39,55 @@ func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
 	// One step: without it a Cluster client asks the server for COMMAND
 	// (which a restricted user may not run) to find out.
 	c.SetStepCount(1)
-	_ = g.c.Process(ctx, c)
+	return c
+}
+
+// Pipeline runs cmds on one connection: a Cluster client's pipeline would
+// send a keyless command to any node, so the commands go to the node of
+// the first key, through its own client.
+func (g goRedis) Pipeline(ctx context.Context, cmds ...lock.Command) ([]any, error) {
+	var pipe redis.Pipeliner
+	switch c := g.c.(type) {
+	case *redis.ClusterClient:
+		if len(cmds) == 0 || len(cmds[0].Keys) == 0 {
+			return nil, errors.New("fix: a Cluster pipeline needs a key in its first command")
+		}
+		node, err := c.MasterForKey(ctx, cmds[0].Keys[0])
+		if err != nil {
+			return nil, err
+		}
+		pipe = node.Pipeline()
+	default:
+		pipe = g.c.Pipeline()
+	}
+	rcs := make([]*redis.Cmd, len(cmds))
+	for i, cmd := range cmds {
+		rcs[i] = newCmd(ctx, cmd)
+		_ = pipe.Process(ctx, rcs[i])
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		var rerr redis.Error
+		if !errors.As(err, &rerr) {
+			return nil, err
+		}
+	}
+	out := make([]any, len(cmds))
+	for i, c := range rcs {
+		v, err := reply(c)
+		if err != nil {
+			if _, ok := err.(*lock.ServerError); !ok {
+				return nil, err
+			}
+			out[i] = err
+			continue
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// reply reads a command's outcome as lock.Client.Do returns it.
+func reply(c *redis.Cmd) (any, error) {
 	v, err := c.Result()
 	if err != nil {
 		if errors.Is(err, redis.Nil) {

@@ -30,6 +30,14 @@ type Client interface {
 	// command may have run.
 	Do(ctx context.Context, cmd Command) (any, error)
 
+	// Pipeline sends cmds in order on one connection to the server that
+	// serves cmds[0].Keys[0], in one round trip, and returns their
+	// replies as Do would, an error reply as a *ServerError in its
+	// place. A keyless command among them (WAIT) runs on that connection,
+	// so it applies to the writes before it. err is a transport error,
+	// after which any of the commands may have run.
+	Pipeline(ctx context.Context, cmds ...Command) ([]any, error)
+
 	// Subscribe opens a pub/sub connection of its own, subscribed to
 	// channels; with sharded, to shard channels (SSUBSCRIBE), which all
 	// lie in one Cluster slot and are served by its master.

@@ -48,6 +48,7 @@ func TestClients(t *testing.T) {
 		{"owner", clientOwnerChecks},
 		{"lostreply", clientLostReplies},
 		{"stall", clientStall},
+		{"pipeline", func(t *testing.T, k clientKind, s proxied) { clientPipeline(t, k.standalone(t, s.direct())) }},
 	}
 	eachProxiedServer(t, func(t *testing.T, s proxied) {
 		for _, k := range clientKinds {
@@ -64,7 +65,10 @@ func TestClients(t *testing.T) {
 			if k.cluster == nil {
 				continue
 			}
-			t.Run(k.name, func(t *testing.T) { clientCluster(t, k, addrs) })
+			t.Run(k.name, func(t *testing.T) {
+				clientCluster(t, k, addrs)
+				clientPipeline(t, k.cluster(t, addrs))
+			})
 		}
 	})
 }
@@ -336,5 +340,41 @@ func clientCluster(t *testing.T, k clientKind, addrs []string) {
 		if got := admin.Get(ctx, key+":fence").Val(); got != "12" {
 			t.Errorf("%s: fence counter %q, want 12", key, got)
 		}
+	}
+}
+
+// clientPipeline checks the replies of a pipeline: in order, a null reply
+// as nil, an error reply as a *ServerError in its place, and a keyless
+// WAIT on the connection of the writes before it.
+func clientPipeline(t *testing.T, c lock.Client) {
+	ctx := ctxT(t)
+	key := uniqueKey(t)
+	replies, err := c.Pipeline(ctx,
+		lock.Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{"v", "PX", "10000"}},
+		lock.Command{Head: []string{"INCR"}, Keys: []string{key}},
+		lock.Command{Head: []string{"GET"}, Keys: []string{key + ":missing"}},
+		lock.Command{Head: []string{"WAIT", "0", "0"}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(replies) != 4 {
+		t.Fatalf("%d replies, want 4: %v", len(replies), replies)
+	}
+	if replies[0] != "OK" {
+		t.Errorf("SET reply %#v, want OK", replies[0])
+	}
+	var se *lock.ServerError
+	if err, ok := replies[1].(error); !ok || !errors.As(err, &se) {
+		t.Errorf("INCR of a string: %#v, want a *lock.ServerError", replies[1])
+	}
+	if replies[2] != nil {
+		t.Errorf("GET of a missing key: %#v, want nil", replies[2])
+	}
+	if n, ok := replies[3].(int64); !ok || n != 0 {
+		t.Errorf("WAIT 0 0 without replicas: %#v, want 0", replies[3])
+	}
+	if v, err := c.Do(ctx, lock.Command{Head: []string{"GET"}, Keys: []string{key}}); err != nil || v != "v" {
+		t.Errorf("GET after the pipeline: %#v, %v", v, err)
 	}
 }
