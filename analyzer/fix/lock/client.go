@@ -164,6 +164,11 @@ func (s *script) ints(ctx context.Context, c Client, keys []string, args ...stri
 	if err != nil {
 		return nil, err
 	}
+	return int64s(r)
+}
+
+// int64s reads a script's reply as an array of integers.
+func int64s(r any) ([]int64, error) {
 	a, ok := r.([]any)
 	if !ok {
 		return nil, fmt.Errorf("script reply: got %T, want an array", r)

@@ -625,8 +625,22 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 	}
 }
 
-// handedOver builds the lock a release handed to w.
+// handedOver builds the lock a release handed to w. The release wrote it
+// on the releaser's connection, so WithReplicas confirms it with an
+// owner-checked renewal and its WAIT; one that falls short releases the
+// lock again (to the next waiter).
 func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, attempts int) (*Lock, error) {
+	l := newLock(ctx, a, w.fence, w.start, wq)
+	if a.o.replicas.n > 0 {
+		if err := l.refresh(ctx, a.ttl); err != nil {
+			err = fmt.Errorf("obtain %q: %w: %w", a.key, ErrNotObtained, err)
+			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
+				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
+			}
+			a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), err)
+			return nil, err
+		}
+	}
 	a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), nil)
-	return newLock(ctx, a, w.fence, w.start, wq), nil
+	return l, nil
 }
