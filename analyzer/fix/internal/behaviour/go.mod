@@ -1,13 +1,17 @@
 module github.com/locklint/locklint/analyzer/fix/internal/behaviour
 
-go 1.24
+go 1.25.0
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/locklint/locklint/analyzer/fix v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.0.0
 	github.com/redis/go-redis/v9 v9.18.0
+	github.com/redis/rueidis v1.0.79
 	go.uber.org/goleak v1.3.0
 )
+
+require golang.org/x/sys v0.47.0 // indirect
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -20,3 +24,5 @@ require (
 replace github.com/locklint/locklint/analyzer/fix => ../..
 
 replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
+
+replace github.com/locklint/locklint/analyzer/fix/fixrueidis => ../../fixrueidis
