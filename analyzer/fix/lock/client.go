@@ -106,7 +106,9 @@ type Message struct {
 }
 
 // ServerError is an error reply from the server. Err is the client's own
-// error value, so errors.As still finds the client's type.
+// error value, so errors.As still finds the client's type. Its text is the
+// server's, with or without the generic "ERR " prefix (rueidis and
+// valkey-go drop it); other codes (NOSCRIPT, NOPERM, ...) stay in front.
 type ServerError struct {
 	Err error
 }

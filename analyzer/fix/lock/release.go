@@ -205,10 +205,12 @@ func compareAndExpire(ctx context.Context, client Client, key, token string, ttl
 // isUnsupported reports a rejection that means the server (or the ACL user)
 // cannot run the new command form at all, as opposed to a failure of the
 // command: unknown command before Redis 8.4, a syntax error for SET ... IFEQ
-// on older servers, or an ACL that does not grant the command.
+// on older servers, or an ACL that does not grant the command. rueidis and
+// valkey-go drop the generic ERR prefix from an error's text.
 func isUnsupported(err error) bool {
 	msg, ok := serverError(err)
-	return ok && (strings.HasPrefix(msg, "ERR unknown command") ||
-		strings.HasPrefix(msg, "ERR syntax error") ||
+	msg = strings.TrimPrefix(msg, "ERR ")
+	return ok && (strings.HasPrefix(msg, "unknown command") ||
+		strings.HasPrefix(msg, "syntax error") ||
 		strings.HasPrefix(msg, "NOPERM") && strings.Contains(msg, "command"))
 }
