@@ -228,16 +228,6 @@ func (wq *waitQueue) woken(payload string) {
 	w.notify()
 }
 
-// acquired makes l, just obtained by w's own attempt, the queue's holder.
-func (wq *waitQueue) acquired(w *waiter, l *Lock) {
-	wq.mu.Lock()
-	wq.remove(w)
-	wq.held, wq.holder = true, l
-	l.wq = wq
-	wq.leftServer()
-	wq.mu.Unlock()
-}
-
 // holderGone is called when l, obtained through the queue or released
 // through it, is released or lost: the next waiter takes over.
 func (wq *waitQueue) holderGone(l *Lock) {
