@@ -59,6 +59,14 @@ func TestClients(t *testing.T) {
 			})
 		}
 	})
+	t.Run("replicas", func(t *testing.T) {
+		primary, reps := replicated(t, 1)
+		for _, k := range clientKinds {
+			t.Run(k.name, func(t *testing.T) {
+				clientReplicas(t, k.standalone(t, primary.Addr), primary.Client(t, nil), reps[0].Client(t, nil))
+			})
+		}
+	})
 	t.Run("cluster", func(t *testing.T) {
 		addrs := redistest.StartCluster(t, 3)
 		for _, k := range clientKinds {
@@ -392,5 +400,47 @@ func clientPipeline(t *testing.T, c lock.Client) {
 	}
 	if v, err := c.Do(ctx, lock.Command{Head: []string{"GET"}, Keys: []string{key}}); err != nil || v != "v" {
 		t.Errorf("GET after the pipeline: %#v, %v", v, err)
+	}
+}
+
+// clientReplicas takes a fenced lock that one replica must acknowledge,
+// renews it likewise, and asks for two replicas of one. Then the replica
+// sleeps: a WAIT on the connection that wrote cannot be acknowledged,
+// where one on another connection (with no write of its own) would
+// count the replica at once.
+func clientReplicas(t *testing.T, c lock.Client, admin, replica *redis.Client) {
+	ctx := ctxT(t)
+	key := uniqueKey(t)
+	warm, err := lock.Obtain(ctx, c, key+":warm", 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, time.Second))
+	if err != nil {
+		t.Fatalf("obtain with one replica: %v", err)
+	}
+	_ = warm.Release(ctx)
+	slept := make(chan error, 1)
+	go func() { slept <- replica.Do(context.Background(), "DEBUG", "SLEEP", "0.5").Err() }()
+	time.Sleep(50 * time.Millisecond)
+	_, err = lock.Obtain(ctx, c, key+":asleep", 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, 200*time.Millisecond))
+	if !errors.Is(err, lock.ErrTooFewReplicas) {
+		t.Errorf("obtain while the replica sleeps: %v, want ErrTooFewReplicas", err)
+	}
+	if err := <-slept; err != nil {
+		t.Fatalf("DEBUG SLEEP: %v", err)
+	}
+	l, err := lock.Obtain(ctx, c, key, 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, time.Second))
+	if err != nil {
+		t.Fatalf("obtain with one replica: %v", err)
+	}
+	if err := l.Refresh(ctx, 5*time.Second); err != nil {
+		t.Errorf("refresh with one replica: %v", err)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = lock.Obtain(ctx, c, key, 5*time.Second, lock.WithFencing(), lock.WithReplicas(2, 100*time.Millisecond))
+	if !errors.Is(err, lock.ErrTooFewReplicas) || !errors.Is(err, lock.ErrNotObtained) {
+		t.Fatalf("obtain with two of one replica: %v", err)
+	}
+	if n := admin.Exists(ctx, key).Val(); n != 0 {
+		t.Errorf("the failed Obtain left its token: %q", admin.Get(ctx, key).Val())
 	}
 }

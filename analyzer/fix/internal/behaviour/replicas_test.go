@@ -21,7 +21,8 @@ func replicated(t *testing.T, n int) (primary *redistest.Server, replicas []*red
 	primary = redistest.Start(t, "--repl-diskless-sync-delay", "0")
 	host, port, _ := net.SplitHostPort(primary.Addr)
 	for range n {
-		replicas = append(replicas, redistest.Start(t, "--replicaof", host, port))
+		// DEBUG SLEEP lets a test hold a replica's acknowledgments back.
+		replicas = append(replicas, redistest.Start(t, "--replicaof", host, port, "--enable-debug-command", "yes"))
 	}
 	waitReplicas(t, primary.Client(t, nil), n)
 	return primary, replicas
