@@ -11,19 +11,24 @@ import (
 )
 
 // Pool returns p as a lock.Client. Each command gets a connection from p
-// with the command's context (Pool.GetContext) and sends it with
-// redis.DoContext. The value is comparable and equal for the same pool, so
-// the waiters of one process queue in process however often Pool is
-// called. A nil p gives a nil Client, which lock refuses with
-// lock.ErrNilClient.
+// with the command's context (Pool.GetContext). The value is comparable
+// and equal for the same pool, so the waiters of one process queue in
+// process however often Pool is called. A nil p gives a nil Client, which
+// lock refuses with lock.ErrNilClient.
 //
-// DoContext ends a command at its context's deadline (redigo closes the
-// connection then, and the pool drops it). Dialing ends there too only
-// when the pool dials with DialContext: Pool.Dial and TestOnBorrow are not
-// given the context. So Info().Deadlines is true for a pool with
-// DialContext and without TestOnBorrow; for other pools the library waits
-// for each command on a goroutine of its own and stops waiting at the
-// deadline.
+// redis.DoContext ends a command at its context's deadline (redigo closes
+// the connection then, and the pool drops it), but Pool.Dial and
+// TestOnBorrow are not given the context, so a command that needs a new
+// connection can outlast it. For a pool with DialContext and without
+// TestOnBorrow, Info().Deadlines is true and commands are sent with
+// DoContext. Other pools send with Do, bounded by the connections' own
+// read timeout (none by default): the library waits for each command on a
+// goroutine of its own and stops waiting at the deadline, and the command
+// it stopped waiting for still reports its outcome, so that a token it
+// may have set is removed as soon as its reply comes. A command cut off
+// by DoContext may still reach the server after the cut (the connection
+// is gone, not the bytes already sent); a token it sets then stays until
+// its lease ends.
 func Pool(p *redis.Pool) lock.Client {
 	if p == nil {
 		return nil
@@ -44,29 +49,32 @@ func (c pool) Do(ctx context.Context, cmd lock.Command) (any, error) {
 		return nil, err
 	}
 	defer conn.Close()
-	return reply(doContext(ctx, conn, name, args...))
+	return reply(c.send(ctx, conn, name, args...))
 }
 
 // Pipeline queues cmds on one connection and then flushes them and reads
-// their replies in one DoContext call (an empty command name does that in
-// redigo), so that the round trip ends at ctx's deadline as Do's does.
+// their replies in one call (an empty command name does that in redigo),
+// so that the round trip ends at ctx's deadline when Do's does.
 func (c pool) Pipeline(ctx context.Context, cmds ...lock.Command) ([]any, error) {
 	conn, err := c.p.GetContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	return pipeline(cmds, conn, func() (any, error) { return doContext(ctx, conn, "") })
+	return pipeline(cmds, conn, func() (any, error) { return c.send(ctx, conn, "") })
 }
 
-// doContext is redis.DoContext, or Do for a connection that does not take
-// a context (redigo's own connections all do).
-func doContext(ctx context.Context, conn redis.Conn, name string, args ...any) (any, error) {
-	if cc, ok := conn.(redis.ConnWithContext); ok {
+// send is DoContext on a pool whose commands end at their deadline (see
+// Pool), Do otherwise and for a connection that does not take a context
+// (redigo's own connections all do).
+func (c pool) send(ctx context.Context, conn redis.Conn, name string, args ...any) (any, error) {
+	if cc, ok := conn.(redis.ConnWithContext); ok && c.deadlines() {
 		return cc.DoContext(ctx, name, args...)
 	}
 	return conn.Do(name, args...)
 }
+
+func (c pool) deadlines() bool { return c.p.DialContext != nil && c.p.TestOnBorrow == nil }
 
 // Subscribe opens a pub/sub connection of the pool's own. Shard channels
 // belong to Redis Cluster, which redigo does not serve.
@@ -100,7 +108,7 @@ func (c pool) ServerID(context.Context, string) string {
 }
 
 func (c pool) Info() lock.Info {
-	return lock.Info{Deadlines: c.p.DialContext != nil && c.p.TestOnBorrow == nil}
+	return lock.Info{Deadlines: c.deadlines()}
 }
 
 // Conn returns c as a lock.Client for code that holds a single connection.

@@ -25,6 +25,19 @@ type clientKind struct {
 	// cluster returns a Cluster client seeded with addrs, nil when the
 	// library has no cluster mode.
 	cluster func(t *testing.T, addrs []string) lock.Client
+	// oneConn says the client is a single connection that it does not
+	// replace when it breaks (a redigo Conn): the lost reply case, which
+	// breaks the connection to lose a reply, leaves such a client with
+	// nothing to retry on, so it does not apply.
+	oneConn bool
+	// cutsAtDeadline says the client drops a command's connection at the
+	// context's deadline (Info().Deadlines with a client that closes the
+	// socket, as redigo's DoContext and go-redis v8 do): a command
+	// cut off while the network stalls can still reach the server when it
+	// comes back, after the removal the library sent for it, and a token
+	// it sets then stays until its lease ends. The stall case waits for
+	// the lease for such clients.
+	cutsAtDeadline bool
 }
 
 var clientKinds []clientKind
@@ -46,7 +59,12 @@ func TestClients(t *testing.T) {
 	}{
 		{"exclusion", clientExclusion},
 		{"owner", clientOwnerChecks},
-		{"lostreply", clientLostReplies},
+		{"lostreply", func(t *testing.T, k clientKind, s proxied) {
+			if k.oneConn {
+				t.Skip("a single connection that breaks is not replaced: nothing to retry on")
+			}
+			clientLostReplies(t, k, s)
+		}},
 		{"stall", clientStall},
 		{"pipeline", func(t *testing.T, k clientKind, s proxied) { clientPipeline(t, k.standalone(t, s.direct())) }},
 	}
@@ -274,7 +292,12 @@ func clientStall(t *testing.T, k clientKind, s proxied) {
 		t.Errorf("Release on a stalled network took %s, want at most %s", took, lock.DefaultReleaseTimeout)
 	}
 	s.proxy.Resume()
-	deadline := time.Now().Add(10 * time.Second)
+	wait := 10 * time.Second
+	if k.cutsAtDeadline {
+		// The lease of a token set after the network came back.
+		wait += 2 * time.Second
+	}
+	deadline := time.Now().Add(wait)
 	for s.admin.Exists(ctx, key).Val() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the failed Obtain's token is still in the key: %q", s.admin.Get(ctx, key).Val())

@@ -12,6 +12,8 @@ require (
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/gomodule/redigo v1.9.3
+	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
 	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
 	github.com/yuin/gopher-lua v1.1.1 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
@@ -20,3 +22,5 @@ require (
 replace github.com/locklint/locklint/analyzer/fix => ../..
 
 replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
+
+replace github.com/locklint/locklint/analyzer/fix/fixredigo => ../../fixredigo
