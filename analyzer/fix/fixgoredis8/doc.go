@@ -20,6 +20,11 @@
 // Backoff.Cap, 500 ms by default). Waiters of one process are handed the
 // lock in process either way.
 //
+// go-redis v8.11.5's ClusterClient cannot parse the CLUSTER SLOTS reply
+// of Redis 7.0 and later (each node gained a fourth element) and then
+// fails every command with "got 4 elements in cluster info address"; a
+// service on such a cluster gives it ClusterOptions.ClusterSlots.
+//
 // This module requires go-redis v8 and package lock's module, and no
 // other Redis client.
 package fixgoredis8

@@ -12,7 +12,9 @@ require (
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/go-redis/redis/v8 v8.11.5
 	github.com/gomodule/redigo v1.9.3
+	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.0.0
 	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
 	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
 	github.com/yuin/gopher-lua v1.1.1 // indirect
@@ -24,3 +26,5 @@ replace github.com/locklint/locklint/analyzer/fix => ../..
 replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
 
 replace github.com/locklint/locklint/analyzer/fix/fixredigo => ../../fixredigo
+
+replace github.com/locklint/locklint/analyzer/fix/fixgoredis8 => ../../fixgoredis8
