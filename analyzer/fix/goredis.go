@@ -26,10 +26,11 @@ func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
 }
 
 func newCmd(ctx context.Context, cmd lock.Command) *redis.Cmd {
-	words := cmd.Strings()
-	args := make([]any, len(words))
-	for i, w := range words {
-		args[i] = w
+	args := make([]any, 0, len(cmd.Head)+len(cmd.Keys)+len(cmd.Args))
+	for _, part := range [3][]string{cmd.Head, cmd.Keys, cmd.Args} {
+		for _, w := range part {
+			args = append(args, w)
+		}
 	}
 	c := redis.NewCmd(ctx, args...)
 	if len(cmd.Keys) > 0 {
