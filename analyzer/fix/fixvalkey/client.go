@@ -1,3 +1,5 @@
+// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+
 package fixvalkey
 
 import (
@@ -39,11 +41,11 @@ func build(b valkey.Builder, cmd lock.Command) (c valkey.Completed, err error) {
 }
 
 func (c client) Do(ctx context.Context, cmd lock.Command) (any, error) {
-	rc, err := build(c.c.B(), cmd)
+	vc, err := build(c.c.B(), cmd)
 	if err != nil {
 		return nil, err
 	}
-	return reply(c.c.Do(ctx, rc))
+	return reply(c.c.Do(ctx, vc))
 }
 
 // Pipeline runs cmds on a dedicated connection: DoMulti would split a
@@ -61,15 +63,15 @@ func (c client) Pipeline(ctx context.Context, cmds ...lock.Command) ([]any, erro
 	cluster := c.c.Mode() == valkey.ClientModeCluster
 	multi := make([]valkey.Completed, len(cmds))
 	for i, cmd := range cmds {
-		rc, err := build(c.c.B(), cmd)
+		vc, err := build(c.c.B(), cmd)
 		if err != nil {
 			return nil, err
 		}
-		if cluster && i > 0 && len(cmd.Keys) > 0 && rc.Slot() != multi[0].Slot() {
+		if cluster && i > 0 && len(cmd.Keys) > 0 && vc.Slot() != multi[0].Slot() {
 			// A dedicated Cluster connection panics on a second slot.
 			return nil, fmt.Errorf("fixvalkey: pipeline: %s is in another slot than %s", cmd.Keys[0], cmds[0].Keys[0])
 		}
-		multi[i] = rc
+		multi[i] = vc
 	}
 	var results []valkey.ValkeyResult
 	_ = c.c.Dedicated(func(dc valkey.DedicatedClient) error {

@@ -1,3 +1,5 @@
+// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+
 // Package fixvalkey makes a lock.Client of a valkey-go client, so that
 // package lock's locks run on it:
 //

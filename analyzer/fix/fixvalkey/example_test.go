@@ -1,3 +1,5 @@
+// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+
 package fixvalkey_test
 
 import (
