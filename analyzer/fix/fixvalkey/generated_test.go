@@ -60,7 +60,7 @@ func TestGeneratedFromRueidis(t *testing.T) {
 			t.Errorf("%s is not fixrueidis's %s under valkey-go's names; run go test -run Generated -update", name, name)
 		}
 	}
-	if strings.Contains(fromRueidis("rueidis"), "rueidis") {
+	if strings.Contains(strings.TrimPrefix(fromRueidis("rueidis github.com/redis/rueidis"), header), "rueidis") {
 		t.Error("a rename leaves rueidis's name")
 	}
 }
