@@ -64,7 +64,28 @@ var libraries = map[string]Library{
 // through: the go-redis v9 front, the core with the client's adapter, or
 // the core alone when the client has none.
 func (m *Model) Library(c *Call) Library {
-	return libraryOf(c.Module)
+	lib := libraryOf(c.Module)
+	if m.pooled(c, lib) != nil {
+		lib.Wrap = lib.wrapPool
+	}
+	return lib
+}
+
+// pooled returns the pool of c's connection when it is taken in the same
+// expression (redis.DoContext(pool.Get(), ...)), or nil.
+func (m *Model) pooled(c *Call, lib Library) ast.Expr {
+	if lib.pool == "" || c.Recv == nil {
+		return nil
+	}
+	get, ok := ast.Unparen(c.Recv).(*ast.CallExpr)
+	if !ok || len(get.Args) != 0 {
+		return nil
+	}
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, get).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != lib.client || fn.Name() != lib.get || recvTypeName(fn) != lib.pool {
+		return nil
+	}
+	return recvOf(get)
 }
 
 func libraryOf(module string) Library {
@@ -108,7 +129,8 @@ func (l Library) refer(fn string, quote func(string) string) string {
 // LibraryArg returns the entry a suggested fix at c calls, and the value
 // it passes as the client: c's receiver, or the pool of a connection
 // taken from it in the same expression, in which case lib.Wrap is the
-// adapter's function for a pool. ok is false when a fix cannot call the
+// adapter's function for a pool (wrapping the connection would leave it
+// unclosed). ok is false when a fix cannot call the
 // library with c's client: the client has no adapter, or the receiver's
 // type is not one the entry takes (a pipeline, a dedicated connection, a
 // narrower interface), or the command is queued or sent through a
@@ -122,18 +144,11 @@ func (m *Model) LibraryArg(c *Call) (lib Library, client ast.Expr, ok bool) {
 	if pkg == nil {
 		return lib, nil, false
 	}
-	info := m.Pass.TypesInfo
-	if lib.pool != "" {
-		if get, ok := ast.Unparen(c.Recv).(*ast.CallExpr); ok {
-			fn, _ := typeutil.Callee(info, get).(*types.Func)
-			if fn != nil && fn.Pkg() == pkg && fn.Name() == lib.get && recvTypeName(fn) == lib.pool && len(get.Args) == 0 {
-				lib.Wrap = lib.wrapPool
-				return lib, recvOf(get), true
-			}
-		}
+	if p := m.pooled(c, lib); p != nil {
+		return lib, p, true
 	}
 	param, _ := pkg.Scope().Lookup(lib.param).(*types.TypeName)
-	t := info.TypeOf(c.Recv)
+	t := m.Pass.TypesInfo.TypeOf(c.Recv)
 	if param == nil || t == nil || !types.AssignableTo(t, param.Type()) {
 		return lib, nil, false
 	}
