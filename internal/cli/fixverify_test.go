@@ -26,14 +26,13 @@ func TestSuggestedFixesVerify(t *testing.T) {
 
 	t.Run("testdata", func(t *testing.T) {
 		dir := copyTree(t, testmod.Dir(t), ".")
-		// The fixes import analyzer/fix, a module of its own (and it
-		// lock, another); point the copy at this repository's, with the
+		// The fixes import analyzer/fix and analyzer/fix/lock, modules of
+		// their own, which the testdata module requires by a path
+		// relative to it; point the copy at this repository's, with the
 		// checksums they require.
 		lib := filepath.Join(root, "analyzer", "fix")
-		appendFile(t, filepath.Join(dir, "go.mod"), "\nrequire github.com/locklint/locklint/analyzer/fix v0.0.0-00010101000000-000000000000\n"+
-			"require github.com/locklint/locklint/analyzer/fix/lock v0.0.0\n\n"+
-			"replace github.com/locklint/locklint/analyzer/fix => "+lib+"\n"+
-			"replace github.com/locklint/locklint/analyzer/fix/lock => "+filepath.Join(lib, "lock")+"\n")
+		modEdit(t, dir, "-replace=github.com/locklint/locklint/analyzer/fix="+lib,
+			"-replace=github.com/locklint/locklint/analyzer/fix/lock="+filepath.Join(lib, "lock"))
 		sums, err := os.ReadFile(filepath.Join(lib, "go.sum"))
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +77,16 @@ func TestSuggestedFixesVerify(t *testing.T) {
 		if err != nil {
 			t.Errorf("locklint -fix and go fix -fixtool fixed the examples differently: %v\n%s", err, out)
 		}
+	}
+}
+
+// modEdit runs go mod edit with args in dir.
+func modEdit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"mod", "edit"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod edit %q: %v\n%s", args, err, out)
 	}
 }
 
