@@ -41,6 +41,11 @@ go test -count=1 ./...
 # go.mod lists only go-redis (a test checks that); they run the core
 # behaviour through every client adapter.
 (cd analyzer/fix/internal/behaviour && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
+# The client adapters: modules of their own, so that each service's module
+# graph holds only its client (a test in each checks that).
+for m in fixrueidis fixvalkey; do
+  (cd analyzer/fix/$m && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
+done
 # The OpenTelemetry adapter: a module of its own, so only its users see
 # OpenTelemetry in their module graph.
 (cd analyzer/fix/fixotel && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)

@@ -31,17 +31,18 @@ const (
 )
 
 var (
-	ErrNotObtained   = lock.ErrNotObtained
-	ErrNotHeld       = lock.ErrNotHeld
-	ErrLost          = lock.ErrLost
-	ErrReleased      = lock.ErrReleased
-	ErrNilClient     = lock.ErrNilClient
-	ErrInvalidKey    = lock.ErrInvalidKey
-	ErrInvalidTTL    = lock.ErrInvalidTTL
-	ErrInvalidToken  = lock.ErrInvalidToken
-	ErrCrossSlot     = lock.ErrCrossSlot
-	ErrInvalidOption = lock.ErrInvalidOption
-	ErrStaleFence    = lock.ErrStaleFence
+	ErrNotObtained    = lock.ErrNotObtained
+	ErrNotHeld        = lock.ErrNotHeld
+	ErrLost           = lock.ErrLost
+	ErrReleased       = lock.ErrReleased
+	ErrNilClient      = lock.ErrNilClient
+	ErrInvalidKey     = lock.ErrInvalidKey
+	ErrInvalidTTL     = lock.ErrInvalidTTL
+	ErrInvalidToken   = lock.ErrInvalidToken
+	ErrCrossSlot      = lock.ErrCrossSlot
+	ErrInvalidOption  = lock.ErrInvalidOption
+	ErrStaleFence     = lock.ErrStaleFence
+	ErrTooFewReplicas = lock.ErrTooFewReplicas
 
 	// ErrRing reports a *redis.Ring passed to Obtain. A Ring remaps keys
 	// when a shard goes down and comes back, so two callers can each hold
@@ -144,3 +145,11 @@ func WithReleaseTimeout(d time.Duration) Option { return lock.WithReleaseTimeout
 
 // WithObserver is lock.WithObserver.
 func WithObserver(obs *Observer) Option { return lock.WithObserver(obs) }
+
+// WithReplicas is lock.WithReplicas.
+func WithReplicas(n int, timeout time.Duration) Option { return lock.WithReplicas(n, timeout) }
+
+// WithFsyncedReplicas is lock.WithFsyncedReplicas.
+func WithFsyncedReplicas(n int, timeout time.Duration) Option {
+	return lock.WithFsyncedReplicas(n, timeout)
+}

@@ -106,7 +106,9 @@ type Message struct {
 }
 
 // ServerError is an error reply from the server. Err is the client's own
-// error value, so errors.As still finds the client's type.
+// error value, so errors.As still finds the client's type. Its text is the
+// server's, with or without the generic "ERR " prefix (rueidis and
+// valkey-go drop it); other codes (NOSCRIPT, NOPERM, ...) stay in front.
 type ServerError struct {
 	Err error
 }
@@ -164,6 +166,11 @@ func (s *script) ints(ctx context.Context, c Client, keys []string, args ...stri
 	if err != nil {
 		return nil, err
 	}
+	return int64s(r)
+}
+
+// int64s reads a script's reply as an array of integers.
+func int64s(r any) ([]int64, error) {
 	a, ok := r.([]any)
 	if !ok {
 		return nil, fmt.Errorf("script reply: got %T, want an array", r)

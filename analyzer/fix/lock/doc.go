@@ -112,7 +112,12 @@
 //     owners at once) and recent fence increments (a fence issued twice, or
 //     numbers going backwards until the counter passes them again). The
 //     downstream check turns the latter into rejected writes, not corrupt
-//     ones. Needs beyond that call for a sequence source with stronger
+//     ones. WithReplicas (WAIT) and WithFsyncedReplicas (WAITAOF) make
+//     the acquire, its fence and each renewal wait until N replicas have
+//     them, and fail an Obtain that gets fewer acknowledgments: that
+//     narrows the window, but WAIT is not consensus (a replica that
+//     acknowledged can still lose the write, or not be the one promoted).
+//     Needs beyond that call for a sequence source with stronger
 //     failover guarantees.
 //   - The fence counter must live forever: it has no TTL, and it must not
 //     be evicted (use noeviction or a volatile-* maxmemory policy) or
@@ -151,5 +156,6 @@
 // (a Cluster client uses the shard forms); without that they find a
 // reserved lock by asking again, within Backoff.Cap. The library sends no
 // SCRIPT LOAD (EVALSHA falls back to EVAL), no COMMAND and no INFO. A
-// Cluster client itself also needs +cluster|slots.
+// Cluster client itself also needs +cluster|slots. WithReplicas needs
+// +wait, WithFsyncedReplicas +waitaof.
 package lock

@@ -24,6 +24,7 @@ type Lock struct {
 	obs            *Observer
 	releaseTimeout time.Duration
 	backoff        Backoff
+	replicas       replicas
 	// The queue the lock was obtained through (so its release hands it to
 	// the next waiter and wakes other processes'), nil for a single
 	// attempt or a polling wait.
@@ -304,22 +305,38 @@ func (a *acquisition) fence(res int64) int64 {
 // is the same acquisition: SET NX GET returns the token, and the script
 // returns the fence recorded with the lock.
 func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error) {
+	res, acks, err := a.send(ctx, entry)
+	if err == nil && len(res) > 0 && res[0] > 0 {
+		if short := a.o.replicas.short(acks); short != nil {
+			// The caller removes the token, as after any failed attempt
+			// that may have set it.
+			return nil, fmt.Errorf("%w: %w", ErrNotObtained, short)
+		}
+	}
+	return res, err
+}
+
+// send sends one acquire, and the WAIT of WithReplicas after it on the
+// same connection, and returns the acquire's result and the replicas that
+// acknowledged it.
+func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, error) {
+	rep := a.o.replicas
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
-			old, err := a.client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"}})
+			old, acks, err := rep.acked(ctx, a.client, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"}})
 			switch {
 			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
-				return []int64{1}, nil
+				return []int64{1}, acks, nil
 			case err == nil:
 				feats.learn(featSetNXGet, true)
 				if old, _ := old.(string); old == a.token {
-					return []int64{1}, nil
+					return []int64{1}, acks, nil
 				}
-				return []int64{0, -1}, nil
+				return []int64{0, -1}, acks, nil
 			case !isUnsupported(err):
-				return nil, err
+				return nil, acks, err
 			}
 			// Before Redis 7.0 NX and GET do not combine; the syntax error
 			// comes before anything ran.
@@ -331,12 +348,16 @@ func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
 	b := &a.o.backoff
-	res, err := acquireScript.ints(ctx, a.client, keys, a.token, itoa(a.ttl.Milliseconds()), a.fenced, entry,
+	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, keys, a.token, itoa(a.ttl.Milliseconds()), a.fenced, entry,
 		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
+	if err != nil {
+		return nil, acks, err
+	}
+	res, err := int64s(r)
 	if err == nil && len(res) == 0 {
 		err = errors.New("acquire script returned nothing")
 	}
-	return res, err
+	return res, acks, err
 }
 
 // remove deletes key if it holds value: the cleanup after a failed
@@ -396,6 +417,9 @@ func checkObtain(client Client, key string, ttl time.Duration, o *options) error
 	if err := checkTTL(ttl); err != nil {
 		return err
 	}
+	if o.replicas.n > 0 && o.replicas.timeout >= ttl {
+		return fmt.Errorf("%w: replica timeout %s is not shorter than the TTL %s", ErrInvalidOption, o.replicas.timeout, ttl)
+	}
 	if o.watchdog && o.maxHold > 0 && o.maxHold < ttl {
 		// The first lease would already outlast the maximum hold.
 		return fmt.Errorf("%w: watchdog max hold %s is shorter than the TTL %s", ErrInvalidOption, o.maxHold, ttl)
@@ -435,6 +459,7 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 		obs:            o.observer,
 		releaseTimeout: o.releaseTimeout,
 		backoff:        o.backoff,
+		replicas:       o.replicas,
 		wq:             wq,
 		leaseEnd:       start.Add(a.ttl),
 	}
@@ -584,17 +609,21 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 	}
 	ttl = ttl.Truncate(time.Millisecond)
 	start := time.Now()
-	err := refreshBounded(ctx, l.client, l.key, l.token, ttl)
+	err := refreshBounded(ctx, l.client, l.key, l.token, ttl, l.replicas)
 	if errors.Is(err, ErrNotHeld) {
 		l.lose(fmt.Errorf("%w: %q: renewal found %w", ErrLost, l.key, ErrNotHeld))
 	}
-	if err != nil {
+	// Too few replicas: the primary extended the lease all the same.
+	if err != nil && !errors.Is(err, ErrTooFewReplicas) {
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	if err := l.extend(start.Add(ttl)); err != nil {
 		if errors.Is(err, ErrLost) {
 			l.leaseRanOut()
 		}
+		return fmt.Errorf("refresh %q: %w", l.key, err)
+	}
+	if err != nil {
 		return fmt.Errorf("refresh %q: %w", l.key, err)
 	}
 	return nil

@@ -21,6 +21,7 @@ type options struct {
 	maxHold        time.Duration
 	releaseTimeout time.Duration
 	observer       *Observer
+	replicas       replicas
 	err            error
 }
 

@@ -228,16 +228,6 @@ func (wq *waitQueue) woken(payload string) {
 	w.notify()
 }
 
-// acquired makes l, just obtained by w's own attempt, the queue's holder.
-func (wq *waitQueue) acquired(w *waiter, l *Lock) {
-	wq.mu.Lock()
-	wq.remove(w)
-	wq.held, wq.holder = true, l
-	l.wq = wq
-	wq.leftServer()
-	wq.mu.Unlock()
-}
-
 // holderGone is called when l, obtained through the queue or released
 // through it, is released or lost: the next waiter takes over.
 func (wq *waitQueue) holderGone(l *Lock) {
@@ -625,8 +615,22 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 	}
 }
 
-// handedOver builds the lock a release handed to w.
+// handedOver builds the lock a release handed to w. The release wrote it
+// on the releaser's connection, so WithReplicas confirms it with an
+// owner-checked renewal and its WAIT; one that falls short releases the
+// lock again (to the next waiter).
 func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, attempts int) (*Lock, error) {
+	l := newLock(ctx, a, w.fence, w.start, wq)
+	if a.o.replicas.n > 0 {
+		if err := l.refresh(ctx, a.ttl); err != nil {
+			err = fmt.Errorf("obtain %q: %w: %w", a.key, ErrNotObtained, err)
+			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
+				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
+			}
+			a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), err)
+			return nil, err
+		}
+	}
 	a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), nil)
-	return newLock(ctx, a, w.fence, w.start, wq), nil
+	return l, nil
 }

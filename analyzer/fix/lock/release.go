@@ -66,8 +66,8 @@ func releaseBounded(ctx context.Context, client Client, key, token string, timeo
 
 // refreshBounded is compareAndExpire bounded by ctx's deadline, whatever
 // the client's own timeouts.
-func refreshBounded(ctx context.Context, client Client, key, token string, ttl time.Duration) error {
-	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl) }
+func refreshBounded(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
+	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl, rep) }
 	_, err, inFlight := bounded(ctx, honoursContext(client), op, nil)
 	if inFlight {
 		return fmt.Errorf("%w: the extension may still be applied, its outcome unknown", err)
@@ -89,7 +89,7 @@ func Refresh(ctx context.Context, client Client, key string, token string, ttl t
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
-	if err := refreshBounded(ctx, client, key, token, ttl); err != nil {
+	if err := refreshBounded(ctx, client, key, token, ttl, replicas{}); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
 	return nil
@@ -169,14 +169,17 @@ func compareAndDelete(ctx context.Context, client Client, key, token string) (Re
 	return ReleaseLua, nil
 }
 
-func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration) error {
+// compareAndExpire sets key's lease to ttl if it holds token, followed by
+// rep's WAIT; too few acknowledgments are ErrTooFewReplicas, the lease
+// extended all the same.
+func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featSetIFEQ) {
-		r, err := client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())}})
+		r, a, err := rep.acked(ctx, client, Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())}})
 		switch {
 		case err == nil && r != nil:
 			feats.learn(featSetIFEQ, true)
-			return nil
+			return rep.short(a)
 		case err == nil:
 			feats.learn(featSetIFEQ, true)
 			return ErrNotHeld
@@ -185,23 +188,29 @@ func compareAndExpire(ctx context.Context, client Client, key, token string, ttl
 		}
 		feats.learn(featSetIFEQ, false)
 	}
-	n, err := refreshScript.int(ctx, client, []string{key}, token, itoa(ttl.Milliseconds()))
+	r, a, err := refreshScript.runAcked(ctx, client, rep, []string{key}, token, itoa(ttl.Milliseconds()))
+	if err != nil {
+		return err
+	}
+	n, err := integer(r)
 	if err != nil {
 		return err
 	}
 	if n != 1 {
 		return ErrNotHeld
 	}
-	return nil
+	return rep.short(a)
 }
 
 // isUnsupported reports a rejection that means the server (or the ACL user)
 // cannot run the new command form at all, as opposed to a failure of the
 // command: unknown command before Redis 8.4, a syntax error for SET ... IFEQ
-// on older servers, or an ACL that does not grant the command.
+// on older servers, or an ACL that does not grant the command. rueidis and
+// valkey-go drop the generic ERR prefix from an error's text.
 func isUnsupported(err error) bool {
 	msg, ok := serverError(err)
-	return ok && (strings.HasPrefix(msg, "ERR unknown command") ||
-		strings.HasPrefix(msg, "ERR syntax error") ||
+	msg = strings.TrimPrefix(msg, "ERR ")
+	return ok && (strings.HasPrefix(msg, "unknown command") ||
+		strings.HasPrefix(msg, "syntax error") ||
 		strings.HasPrefix(msg, "NOPERM") && strings.Contains(msg, "command"))
 }

@@ -155,7 +155,7 @@ func (h *hub) run() {
 			if ps, err = h.client.Subscribe(ctx, h.sharded, add...); err != nil {
 				// The waiters' attempts fail meanwhile, or see the lock
 				// free at their next check.
-				ps, keep = nil, map[string]bool{}
+				ps = nil
 				h.pause()
 				continue
 			}

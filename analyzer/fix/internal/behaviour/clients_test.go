@@ -59,6 +59,14 @@ func TestClients(t *testing.T) {
 			})
 		}
 	})
+	t.Run("replicas", func(t *testing.T) {
+		primary, reps := replicated(t, 1)
+		for _, k := range clientKinds {
+			t.Run(k.name, func(t *testing.T) {
+				clientReplicas(t, k.standalone(t, primary.Addr), primary.Client(t, nil), reps[0].Client(t, nil))
+			})
+		}
+	})
 	t.Run("cluster", func(t *testing.T) {
 		addrs := redistest.StartCluster(t, 3)
 		for _, k := range clientKinds {
@@ -256,7 +264,13 @@ func clientStall(t *testing.T, k clientKind, s proxied) {
 	key := uniqueKey(t)
 	s.proxy.Stall()
 	start := time.Now()
-	_, err = lock.Obtain(ctx, c, key, 10*time.Second, lock.WithMaxWait(300*time.Millisecond), lock.WithReleaseTimeout(200*time.Millisecond))
+	// A client that ends commands at the deadline can leave the token
+	// for its TTL (below): a short one keeps the case short.
+	ttl := 10 * time.Second
+	if c.Info().Deadlines {
+		ttl = 2 * time.Second
+	}
+	_, err = lock.Obtain(ctx, c, key, ttl, lock.WithMaxWait(300*time.Millisecond), lock.WithReleaseTimeout(200*time.Millisecond))
 	took := time.Since(start)
 	if !errors.Is(err, lock.ErrNotObtained) {
 		t.Errorf("Obtain on a stalled network: %v, want ErrNotObtained", err)
@@ -274,7 +288,17 @@ func clientStall(t *testing.T, k clientKind, s proxied) {
 		t.Errorf("Release on a stalled network took %s, want at most %s", took, lock.DefaultReleaseTimeout)
 	}
 	s.proxy.Resume()
-	deadline := time.Now().Add(10 * time.Second)
+	// The library waits for the command of a client that does not end it
+	// at the deadline, and removes the token if it landed. A client that
+	// does end it (Info.Deadlines) leaves its bytes in transit: the proxy
+	// delivers them on Resume, possibly after the removal Obtain sent on
+	// another connection, and the token then lasts its TTL, as package
+	// lock documents.
+	wait := 10 * time.Second
+	if c.Info().Deadlines {
+		wait = ttl + 2*time.Second
+	}
+	deadline := time.Now().Add(wait)
 	for s.admin.Exists(ctx, key).Val() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the failed Obtain's token is still in the key: %q", s.admin.Get(ctx, key).Val())
@@ -376,5 +400,47 @@ func clientPipeline(t *testing.T, c lock.Client) {
 	}
 	if v, err := c.Do(ctx, lock.Command{Head: []string{"GET"}, Keys: []string{key}}); err != nil || v != "v" {
 		t.Errorf("GET after the pipeline: %#v, %v", v, err)
+	}
+}
+
+// clientReplicas takes a fenced lock that one replica must acknowledge,
+// renews it likewise, and asks for two replicas of one. Then the replica
+// sleeps: a WAIT on the connection that wrote cannot be acknowledged,
+// where one on another connection (with no write of its own) would
+// count the replica at once.
+func clientReplicas(t *testing.T, c lock.Client, admin, replica *redis.Client) {
+	ctx := ctxT(t)
+	key := uniqueKey(t)
+	warm, err := lock.Obtain(ctx, c, key+":warm", 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, time.Second))
+	if err != nil {
+		t.Fatalf("obtain with one replica: %v", err)
+	}
+	_ = warm.Release(ctx)
+	slept := make(chan error, 1)
+	go func() { slept <- replica.Do(context.Background(), "DEBUG", "SLEEP", "0.5").Err() }()
+	time.Sleep(50 * time.Millisecond)
+	_, err = lock.Obtain(ctx, c, key+":asleep", 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, 200*time.Millisecond))
+	if !errors.Is(err, lock.ErrTooFewReplicas) {
+		t.Errorf("obtain while the replica sleeps: %v, want ErrTooFewReplicas", err)
+	}
+	if err := <-slept; err != nil {
+		t.Fatalf("DEBUG SLEEP: %v", err)
+	}
+	l, err := lock.Obtain(ctx, c, key, 5*time.Second, lock.WithFencing(), lock.WithReplicas(1, time.Second))
+	if err != nil {
+		t.Fatalf("obtain with one replica: %v", err)
+	}
+	if err := l.Refresh(ctx, 5*time.Second); err != nil {
+		t.Errorf("refresh with one replica: %v", err)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = lock.Obtain(ctx, c, key, 5*time.Second, lock.WithFencing(), lock.WithReplicas(2, 100*time.Millisecond))
+	if !errors.Is(err, lock.ErrTooFewReplicas) || !errors.Is(err, lock.ErrNotObtained) {
+		t.Fatalf("obtain with two of one replica: %v", err)
+	}
+	if n := admin.Exists(ctx, key).Val(); n != 0 {
+		t.Errorf("the failed Obtain left its token: %q", admin.Get(ctx, key).Val())
 	}
 }

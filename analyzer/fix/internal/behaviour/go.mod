@@ -1,13 +1,19 @@
 module github.com/locklint/locklint/analyzer/fix/internal/behaviour
 
-go 1.24
+go 1.26.0
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/locklint/locklint/analyzer/fix v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.0.0
 	github.com/redis/go-redis/v9 v9.18.0
+	github.com/redis/rueidis v1.0.79
+	github.com/valkey-io/valkey-go v1.0.80
 	go.uber.org/goleak v1.3.0
 )
+
+require golang.org/x/sys v0.50.0 // indirect
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -20,3 +26,7 @@ require (
 replace github.com/locklint/locklint/analyzer/fix => ../..
 
 replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
+
+replace github.com/locklint/locklint/analyzer/fix/fixrueidis => ../../fixrueidis
+
+replace github.com/locklint/locklint/analyzer/fix/fixvalkey => ../../fixvalkey

@@ -1,0 +1,17 @@
+// Package fixrueidis makes a lock.Client of a rueidis client, so that
+// package lock's locks run on it:
+//
+//	c := fixrueidis.Client(rc) // rc from rueidis.NewClient
+//	l, err := lock.Obtain(ctx, c, "lock:{sku42}", 30*time.Second, lock.WithFencing())
+//	if err != nil {
+//		return err // errors.Is(err, lock.ErrNotObtained): someone else has it
+//	}
+//	defer l.Release(ctx)
+//	err = l.Refresh(ctx, 30*time.Second) // or lock.WithWatchdog
+//
+// It serves standalone, sentinel and Cluster clients. Commands end at
+// their context's deadline (rueidis bounds each one by it), so the
+// library calls the client directly. rueidis re-sends none of the
+// library's commands after a lost reply; Obtain's own retries and its
+// clean-up cover that. The module requires rueidis and package lock only.
+package fixrueidis
