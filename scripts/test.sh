@@ -43,7 +43,7 @@ go test -count=1 ./...
 (cd analyzer/fix/internal/behaviour && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 # The client adapters: modules of their own, so that each service's module
 # graph holds only its client (a test in each checks that).
-for m in fixrueidis fixvalkey; do
+for m in fixgoredis8 fixredigo fixrueidis fixvalkey; do
   (cd analyzer/fix/$m && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 done
 # The OpenTelemetry adapter: a module of its own, so only its users see

@@ -18,6 +18,10 @@ require golang.org/x/sys v0.50.0 // indirect
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/go-redis/redis/v8 v8.11.5
+	github.com/gomodule/redigo v1.9.3
+	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
 	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
 	github.com/yuin/gopher-lua v1.1.1 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
@@ -30,3 +34,7 @@ replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
 replace github.com/locklint/locklint/analyzer/fix/fixrueidis => ../../fixrueidis
 
 replace github.com/locklint/locklint/analyzer/fix/fixvalkey => ../../fixvalkey
+
+replace github.com/locklint/locklint/analyzer/fix/fixredigo => ../../fixredigo
+
+replace github.com/locklint/locklint/analyzer/fix/fixgoredis8 => ../../fixgoredis8

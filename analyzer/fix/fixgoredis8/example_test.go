@@ -1,0 +1,33 @@
+package fixgoredis8_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-redis/redis/v8"
+	"github.com/locklint/locklint/analyzer/fix/fixgoredis8"
+	"github.com/locklint/locklint/analyzer/fix/lock"
+)
+
+// The example compiles as part of the tests but does not run: the
+// library's behaviour tests (internal/behaviour) run the same calls
+// against real servers.
+func ExampleClient() {
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+	defer rdb.Close()
+	c := fixgoredis8.Client(rdb)
+	ctx := context.Background()
+
+	l, err := lock.Obtain(ctx, c, "lock:{report}", 30*time.Second, lock.WithFencing(), lock.WithMaxWait(5*time.Second))
+	if err != nil {
+		fmt.Println(err) // errors.Is(err, lock.ErrNotObtained): someone else has it
+		return
+	}
+	defer l.Release(ctx)
+	if err := l.Refresh(ctx, 30*time.Second); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("writing with fence", l.Fence())
+}
