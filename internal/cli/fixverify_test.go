@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -26,18 +27,21 @@ func TestSuggestedFixesVerify(t *testing.T) {
 
 	t.Run("testdata", func(t *testing.T) {
 		dir := copyTree(t, testmod.Dir(t), ".")
-		// The fixes import analyzer/fix and analyzer/fix/lock, modules of
-		// their own, which the testdata module requires by a path
-		// relative to it; point the copy at this repository's, with the
-		// checksums they require.
+		// The fixes import analyzer/fix, or analyzer/fix/lock and the
+		// client's adapter, modules of their own, which the testdata
+		// module requires by a path relative to it; point the copy at
+		// this repository's, with the checksums they require.
 		lib := filepath.Join(root, "analyzer", "fix")
-		modEdit(t, dir, "-replace=github.com/locklint/locklint/analyzer/fix="+lib,
-			"-replace=github.com/locklint/locklint/analyzer/fix/lock="+filepath.Join(lib, "lock"))
-		sums, err := os.ReadFile(filepath.Join(lib, "go.sum"))
-		if err != nil {
-			t.Fatal(err)
+		var edits []string
+		for _, m := range libraryModules {
+			edits = append(edits, "-replace="+path.Join("github.com/locklint/locklint/analyzer/fix", m)+"="+filepath.Join(lib, m))
+			sums, err := os.ReadFile(filepath.Join(lib, m, "go.sum"))
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
 		}
-		appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
+		modEdit(t, dir, edits...)
 		verifyFixes(t, bin, dir, "./...", flags, nil)
 	})
 	// examples is a module that replaces the library with ../analyzer/fix.
@@ -79,6 +83,11 @@ func TestSuggestedFixesVerify(t *testing.T) {
 		}
 	}
 }
+
+// libraryModules are the lock library's modules that fixes import, by
+// their directory under analyzer/fix: the go-redis v9 front, the core and
+// the adapters.
+var libraryModules = []string{".", "lock", "fixgoredis8", "fixredigo", "fixrueidis", "fixvalkey"}
 
 // modEdit runs go mod edit with args in dir.
 func modEdit(t *testing.T, dir string, args ...string) {
