@@ -35,8 +35,9 @@ type Library struct {
 	Adapter, Wrap string
 
 	// client is the client's package path, and param the name of the
-	// type there that Wrap (or the front's functions) takes.
-	client, param string
+	// type there that Wrap (or the front's functions) takes; module is
+	// the client's module.
+	client, param, module string
 	// pool and get name the type a connection is taken from and the
 	// method that takes it (redigo's (*Pool).Get): a fix wraps the pool
 	// with Wrap pool when the command is sent on a connection taken in
@@ -49,15 +50,34 @@ const adapters = LibraryPath + "/"
 // libraries maps a client package (Call.Module) to its entry. go-redis v6
 // and v7, the v9 betas' path, garyburd/redigo and goframe have no adapter.
 var libraries = map[string]Library{
-	"github.com/redis/go-redis/v9": {Path: LibraryPath, client: "github.com/redis/go-redis/v9", param: "UniversalClient"},
+	"github.com/redis/go-redis/v9": {Path: LibraryPath,
+		client: "github.com/redis/go-redis/v9", param: "UniversalClient", module: "github.com/redis/go-redis/v9"},
 	"github.com/go-redis/redis/v8": {Path: CorePath, Adapter: adapters + "fixgoredis8", Wrap: "Client",
-		client: "github.com/go-redis/redis/v8", param: "UniversalClient"},
+		client: "github.com/go-redis/redis/v8", param: "UniversalClient", module: "github.com/go-redis/redis/v8"},
 	"github.com/gomodule/redigo/redis": {Path: CorePath, Adapter: adapters + "fixredigo", Wrap: "Conn",
-		client: "github.com/gomodule/redigo/redis", param: "Conn", pool: "Pool", get: "Get", wrapPool: "Pool"},
+		client: "github.com/gomodule/redigo/redis", param: "Conn", module: "github.com/gomodule/redigo",
+		pool: "Pool", get: "Get", wrapPool: "Pool"},
 	"github.com/redis/rueidis": {Path: CorePath, Adapter: adapters + "fixrueidis", Wrap: "Client",
-		client: "github.com/redis/rueidis", param: "Client"},
+		client: "github.com/redis/rueidis", param: "Client", module: "github.com/redis/rueidis"},
 	"github.com/valkey-io/valkey-go": {Path: CorePath, Adapter: adapters + "fixvalkey", Wrap: "Client",
-		client: "github.com/valkey-io/valkey-go", param: "Client"},
+		client: "github.com/valkey-io/valkey-go", param: "Client", module: "github.com/valkey-io/valkey-go"},
+}
+
+// LibraryModules maps each client module that has an entry in the
+// library to the modules a fix for its code imports: the front for
+// go-redis v9, the core and the adapter for the others (each of the
+// library's packages is the root of a module of its own). Drivers use it
+// to tell a module what to require after -fix.
+func LibraryModules() map[string][]string {
+	out := map[string][]string{}
+	for _, l := range libraries {
+		mods := []string{l.Path}
+		if l.Adapter != "" {
+			mods = append(mods, l.Adapter)
+		}
+		out[l.module] = mods
+	}
+	return out
 }
 
 // Library returns the entry of the lock library for the client c is sent
