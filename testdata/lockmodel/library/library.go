@@ -73,3 +73,19 @@ func rueidisClient(ctx context.Context, client rueidis.Client, key string) error
 func valkeyClient(ctx context.Context, client valkey.Client, key string) error {
 	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `^DEL lock.Release via fixvalkey.Client client=client site=client.Do\(ctx, client.B\(\).Del\(\).Key\(key\).Build\(\)\).Error\(\)$`
 }
+
+// A service's own interface with go-redis's method signatures: its calls
+// name the entry of the go-redis version the signatures name, and get no
+// client value, since a fix would rewrite the wrapper.
+type store9 interface {
+	Del(ctx context.Context, keys ...string) *redis9.IntCmd
+}
+
+type store8 interface {
+	Del(ctx context.Context, keys ...string) *redis8.IntCmd
+}
+
+func wrappers(ctx context.Context, s9 store9, s8 store8, key string) {
+	s9.Del(ctx, key) // want `^DEL fix.Release client=none site=s9.Del\(ctx, key\)$`
+	s8.Del(ctx, key) // want `^DEL lock.Release via fixgoredis8.Client client=none site=s8.Del\(ctx, key\)$`
+}
