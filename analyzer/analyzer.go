@@ -2,7 +2,9 @@
 // one list, for drivers (cmd/locklint, the golangci-lint plugin, nogo) to
 // consume. The shared model of Redis commands and lock keys that the
 // passes build on lives in analyzer/lockmodel; the reference lock library
-// that the diagnostics point to lives in analyzer/fix.
+// that the diagnostics point to lives in analyzer/fix (the go-redis v9
+// front), analyzer/fix/lock (its core) and the core's client adapters
+// beside it, and lockmodel.Library says which of them a finding names.
 package analyzer
 
 import (

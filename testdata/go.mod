@@ -60,3 +60,27 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
+
+// The lock library and its adapters, so that code calling them
+// (fix.Release, lock.Release(ctx, fixredigo.Conn(conn), ...)) type-checks;
+// the fix-verification test points these at the copy's.
+require (
+	github.com/locklint/locklint/analyzer/fix v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.0.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+)
+
+replace github.com/locklint/locklint/analyzer/fix => ../analyzer/fix
+
+replace github.com/locklint/locklint/analyzer/fix/lock => ../analyzer/fix/lock
+
+replace github.com/locklint/locklint/analyzer/fix/fixgoredis8 => ../analyzer/fix/fixgoredis8
+
+replace github.com/locklint/locklint/analyzer/fix/fixredigo => ../analyzer/fix/fixredigo
+
+replace github.com/locklint/locklint/analyzer/fix/fixrueidis => ../analyzer/fix/fixrueidis
+
+replace github.com/locklint/locklint/analyzer/fix/fixvalkey => ../analyzer/fix/fixvalkey

@@ -1,5 +1,5 @@
 // Package edit builds the text edits of locklint's suggested fixes:
-// importing the lock library, deleting a statement, and rewriting a
+// importing the lock library and its adapters, deleting a statement, and rewriting a
 // command call into a call of the library.
 package edit
 
@@ -7,44 +7,35 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	pathpkg "path"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
-// ImportLibrary returns the name under which file can refer to the lock
-// library, and the edit that adds the import when it is missing. ok is
-// false when the name is taken in the file, or the library is imported
-// under _ or as a dot import.
-func ImportLibrary(pass *analysis.Pass, file *ast.File) (name string, edits []analysis.TextEdit, ok bool) {
-	for _, imp := range file.Imports {
-		path, _ := strconv.Unquote(imp.Path.Value)
-		if path == lockmodel.LibraryPath {
-			if imp.Name != nil {
-				if imp.Name.Name == "_" || imp.Name.Name == "." {
-					return "", nil, false
-				}
-				return imp.Name.Name, nil, true
-			}
-			return "fix", nil, true
+// Import returns the names under which file can refer to the packages
+// at paths from pos, and one edit that adds the imports that are
+// missing. ok is false when a name is taken there (by a declaration, a
+// local variable or another import), or a package is imported under _ or
+// as a dot import.
+func Import(pass *analysis.Pass, file *ast.File, pos token.Pos, paths ...string) (names []string, edits []analysis.TextEdit, ok bool) {
+	var missing []string
+	for _, p := range paths {
+		name, imported, ok := importName(pass, file, pos, p)
+		if !ok {
+			return nil, nil, false
+		}
+		names = append(names, name)
+		if !imported {
+			missing = append(missing, strconv.Quote(p))
 		}
 	}
-	name = "fix"
-	if pass.Pkg.Scope().Lookup(name) != nil {
-		return "", nil, false
-	}
-	for _, imp := range file.Imports {
-		if imp.Name != nil && imp.Name.Name == name {
-			return "", nil, false
-		}
-		if imp.Name == nil {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == name || strings.HasSuffix(p, "/"+name) {
-				return "", nil, false
-			}
-		}
+	if len(missing) == 0 {
+		return names, nil, true
 	}
 	// Insert into the first import declaration, or after the package clause.
 	for _, d := range file.Decls {
@@ -53,16 +44,70 @@ func ImportLibrary(pass *analysis.Pass, file *ast.File) (name string, edits []an
 			continue
 		}
 		if gd.Lparen.IsValid() {
-			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + strconv.Quote(lockmodel.LibraryPath) + "\n")}}, true
+			return names, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + strings.Join(missing, "\n\t") + "\n")}}, true
 		}
 		// import "x" -> import ("x"; "fix")
 		spec := gd.Specs[0]
-		return name, []analysis.TextEdit{
+		return names, []analysis.TextEdit{
 			{Pos: spec.Pos(), End: spec.Pos(), NewText: []byte("(\n\t")},
-			{Pos: spec.End(), End: spec.End(), NewText: []byte("\n\t" + strconv.Quote(lockmodel.LibraryPath) + "\n)")},
+			{Pos: spec.End(), End: spec.End(), NewText: []byte("\n\t" + strings.Join(missing, "\n\t") + "\n)")},
 		}, true
 	}
-	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + strconv.Quote(lockmodel.LibraryPath))}}, true
+	text := "\n\nimport " + missing[0]
+	if len(missing) > 1 {
+		text = "\n\nimport (\n\t" + strings.Join(missing, "\n\t") + "\n)"
+	}
+	return names, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte(text)}}, true
+}
+
+// importName returns the name under which code at pos in file refers to
+// the package at path, and whether file imports it already.
+func importName(pass *analysis.Pass, file *ast.File, pos token.Pos, path string) (name string, imported, ok bool) {
+	for _, imp := range file.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p != path {
+			continue
+		}
+		name = pathpkg.Base(path)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name == "_" || name == "." {
+			return "", false, false
+		}
+		return name, true, free(pass, file, pos, name, path)
+	}
+	name = pathpkg.Base(path)
+	for _, imp := range file.Imports {
+		if imp.Name != nil && imp.Name.Name == name {
+			return "", false, false
+		}
+		if imp.Name == nil {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == name || strings.HasSuffix(p, "/"+name) {
+				return "", false, false
+			}
+		}
+	}
+	return name, false, free(pass, file, pos, name, path)
+}
+
+// free reports whether name, at pos, denotes nothing but the package at
+// path: a package-level declaration or a local variable of that name
+// (lock := ... is common in lock code) would shadow the import.
+func free(pass *analysis.Pass, file *ast.File, pos token.Pos, name, path string) bool {
+	if pass.Pkg.Scope().Lookup(name) != nil {
+		return false
+	}
+	scope := pass.Pkg.Scope()
+	if pass.TypesInfo != nil {
+		if s := pass.TypesInfo.Scopes[file]; s != nil {
+			scope = s
+		}
+	}
+	_, obj := scope.Innermost(pos).LookupParent(name, pos)
+	if pn, ok := obj.(*types.PkgName); ok {
+		return pn.Imported().Path() == path
+	}
+	return obj == nil
 }
 
 // DeleteStmt returns an edit that removes stmt and, when it is alone on
@@ -94,44 +139,41 @@ func DeleteStmt(pass *analysis.Pass, stmt ast.Stmt) (analysis.TextEdit, bool) {
 }
 
 // LibraryCall rewrites the command call c into a call of the library's
-// function fn with the given argument sources, adding the import. The
-// library's functions return an error, so the rewrite replaces c where it
-// stands as a statement (plain, deferred or go), or c.Err() anywhere.
-func LibraryCall(pass *analysis.Pass, c *lockmodel.Call, fn, message string, args ...string) (analysis.SuggestedFix, bool) {
-	target := ast.Node(c.Expr)
-	switch {
-	case c.Outer == c.Expr:
-		switch s := c.Stmt.(type) {
-		case *ast.ExprStmt:
-			if s.X != c.Expr {
-				return analysis.SuggestedFix{}, false
-			}
-		case *ast.DeferStmt, *ast.GoStmt:
-		default:
-			return analysis.SuggestedFix{}, false
-		}
-	case isErrCall(c.Outer, c.Expr):
-		target = c.Outer
-	default:
-		return analysis.SuggestedFix{}, false
-	}
-	name, edits, ok := ImportLibrary(pass, c.File)
+// function fn for c's client: fn(ctx, client, args...), where client is
+// the value the model says the library takes (through the client's
+// adapter), adding the imports. The library's functions return an error,
+// so the rewrite replaces c where its result is dropped or only its error
+// is used (lockmodel.ErrorSite). message is the fix's title; it names
+// the library as lockmodel.Library.Title does.
+func LibraryCall(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, fn, message, ctx string, args ...string) (analysis.SuggestedFix, bool) {
+	lib, client, ok := m.LibraryArg(c)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
-	text := name + "." + fn + "(" + strings.Join(args, ", ") + ")"
-	edits = append([]analysis.TextEdit{{Pos: target.Pos(), End: target.End(), NewText: []byte(text)}}, edits...)
-	return analysis.SuggestedFix{Message: message, TextEdits: edits}, true
-}
-
-// isErrCall reports whether outer is inner.Err().
-func isErrCall(outer, inner ast.Expr) bool {
-	call, ok := outer.(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
+	site, ok := m.ErrorSite(c)
+	if !ok {
+		return analysis.SuggestedFix{}, false
 	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	return ok && sel.X == inner && sel.Sel.Name == "Err"
+	paths := []string{lib.Path}
+	if lib.Adapter != "" {
+		paths = append(paths, lib.Adapter)
+	}
+	names, edits, ok := Import(pass, c.File, site.Expr.Pos(), paths...)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	arg := diag.Source(pass.Fset, client)
+	if lib.Adapter != "" {
+		arg = names[1] + "." + lib.Wrap + "(" + arg + ")"
+	}
+	text := names[0] + "." + fn + "(" + strings.Join(append([]string{ctx, arg}, args...), ", ") + ")"
+	head := []analysis.TextEdit{{Pos: site.Expr.Pos(), End: site.Expr.End(), NewText: []byte(text)}}
+	if site.Blank != nil {
+		// "_, err :=" keeps err, which the call now gives alone.
+		head = append([]analysis.TextEdit{{Pos: site.Blank.Pos(), End: site.Err.Pos()}}, head...)
+	}
+	edits = append(head, edits...)
+	return analysis.SuggestedFix{Message: message, TextEdits: edits}, true
 }
 
 // IsDuration reports whether t is time.Duration: a TTL a fix can pass to

@@ -34,8 +34,9 @@ func pass(t *testing.T, src string) (*analysis.Pass, *ast.File) {
 		}
 		return types.NewPackage(path, path[strings.LastIndex(path, "/")+1:]), nil
 	}), Error: func(error) {}}
-	pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)
-	return &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: pkg, ReadFile: os.ReadFile}, f
+	info := &types.Info{Scopes: map[ast.Node]*types.Scope{}}
+	pkg, _ := conf.Check("p", fset, []*ast.File{f}, info)
+	return &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: pkg, TypesInfo: info, ReadFile: os.ReadFile}, f
 }
 
 type importerFunc func(string) (*types.Package, error)
@@ -76,18 +77,58 @@ func TestImportFix(t *testing.T) {
 		{"blank import", "package p\n\nimport _ " + lib + "\n", false, "", ""},
 		{"name taken by a declaration", "package p\n\nvar fix = 1\n", false, "", ""},
 		{"name taken by another import", "package p\n\nimport \"example.com/x/fix\"\n\nvar _ = fix.Y\n", false, "", ""},
+		{"name taken by a local variable", "package p\n\nfunc f() {\n\tfix := 1\n\t_ = fix\n\tg()\n}\n\nfunc g() {}\n", false, "", ""},
+		{"local variable in another function", "package p\n\nfunc f() {\n\tg()\n}\n\nfunc g() {\n\tfix := 1\n\t_ = fix\n}\n", true, "fix", "package p\n\nimport " + lib},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, f := pass(t, tc.src)
-			as, edits, ok := ImportLibrary(p, f)
-			if ok != tc.ok || as != tc.as {
-				t.Fatalf("ImportLibrary = %q, ok %v; want %q, ok %v", as, ok, tc.as, tc.ok)
+			as, edits, ok := Import(p, f, atCallOfG(f), "github.com/locklint/locklint/analyzer/fix")
+			if ok != tc.ok || (ok && as[0] != tc.as) {
+				t.Fatalf("Import = %q, ok %v; want %q, ok %v", as, ok, tc.as, tc.ok)
 			}
 			if tc.want == "" {
 				if len(edits) != 0 {
 					t.Errorf("edits %v, want none", edits)
 				}
 				return
+			}
+			if got := apply(t, p, f, edits); !strings.Contains(got, tc.want) {
+				t.Errorf("edited source:\n%s\nwant it to contain:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// atCallOfG returns the position of the first call of g in f, where a
+// fix would write its call, or the end of the file when there is none.
+func atCallOfG(f *ast.File) token.Pos {
+	pos := f.End()
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && pos == f.End() {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "g" {
+				pos = call.Pos()
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+// TestImportCoreAndAdapter imports the library's core and an adapter in
+// one edit, since two insertions at one place would be applied in no
+// defined order.
+func TestImportCoreAndAdapter(t *testing.T) {
+	const core, adapter = "github.com/locklint/locklint/analyzer/fix/lock", "github.com/locklint/locklint/analyzer/fix/fixredigo"
+	for _, tc := range []struct{ name, src, want string }{
+		{"block", "package p\n\nimport (\n\t\"time\"\n)\n\nvar _ = time.Now\n", "\t\"time\"\n\t\"" + core + "\"\n\t\"" + adapter + "\"\n)"},
+		{"no imports", "package p\n\nvar x = 1\n", "package p\n\nimport (\n\t\"" + core + "\"\n\t\"" + adapter + "\"\n)"},
+		{"core already imported", "package p\n\nimport \"" + core + "\"\n\nvar _ = lock.X\n", "import (\n\t\"" + core + "\"\n\t\"" + adapter + "\"\n)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, f := pass(t, tc.src)
+			names, edits, ok := Import(p, f, f.End(), core, adapter)
+			if !ok || len(names) != 2 || names[0] != "lock" || names[1] != "fixredigo" {
+				t.Fatalf("Import = %q, ok %v; want [lock fixredigo], ok", names, ok)
 			}
 			if got := apply(t, p, f, edits); !strings.Contains(got, tc.want) {
 				t.Errorf("edited source:\n%s\nwant it to contain:\n%s", got, tc.want)

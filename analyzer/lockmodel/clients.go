@@ -64,16 +64,3 @@ func CommandNames() []string {
 	}
 	return out
 }
-
-// ClientKind returns the name of the go-redis v9 client type of c's
-// receiver (Client, ClusterClient, Ring, UniversalClient), or "".
-func (m *Model) ClientKind(c *Call) string {
-	if c.Module != "github.com/redis/go-redis/v9" || c.Recv == nil {
-		return ""
-	}
-	switch n := goRedisTypeName(m.Pass.TypesInfo.TypeOf(c.Recv)); n {
-	case "Client", "ClusterClient", "Ring", "UniversalClient":
-		return n
-	}
-	return ""
-}

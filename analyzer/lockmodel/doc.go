@@ -5,7 +5,9 @@
 // pipeline and transaction context, enclosing function), and answers the
 // questions the passes share: which keys are lock keys and on what
 // evidence, which key expressions denote the same key, what token an
-// acquire stored.
+// acquire stored, and which entry of the lock library (the go-redis v9
+// front, or the core through the client's adapter) a command's client
+// gets in messages and suggested fixes.
 //
 // Clients are recognised by the callee's declaring package and name, never
 // by how the receiver is spelled, so calls through *redis.Client,

@@ -18,6 +18,10 @@ type Acquirer struct {
 	// Via is what the function acquires through: SETNX, SET NX, or the
 	// full name of the acquirer it calls.
 	Via string
+	// Module is the client package of the acquire at the bottom
+	// (Call.Module), so that a caller's message names the library entry
+	// for that client.
+	Module string
 }
 
 func (*Acquirer) AFact() {}
@@ -28,10 +32,10 @@ func (f *Acquirer) String() string { return "acquires lock via " + f.Via }
 type Acquisitions struct {
 	m *Model
 	// funcs are this package's acquirers, by their generic origin.
-	funcs map[*types.Func]string
+	funcs map[*types.Func]Acquirer
 	// locals are local variables holding a closure that acquires.
-	locals   map[types.Object]bool
-	imported func(*types.Func) (string, bool)
+	locals   map[types.Object]Acquirer
+	imported func(*types.Func) (Acquirer, bool)
 }
 
 // unit is a function body that may become an acquirer.
@@ -47,8 +51,8 @@ type unit struct {
 // acquire command, or a call to another acquirer) and return a bool or an
 // error. imported reports the Acquirer fact of a function from another
 // package.
-func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *Acquisitions {
-	a := &Acquisitions{m: m, funcs: map[*types.Func]string{}, locals: map[types.Object]bool{}, imported: imported}
+func (m *Model) Acquisitions(imported func(*types.Func) (Acquirer, bool)) *Acquisitions {
+	a := &Acquisitions{m: m, funcs: map[*types.Func]Acquirer{}, locals: map[types.Object]Acquirer{}, imported: imported}
 	if m.keys == nil {
 		return a
 	}
@@ -82,11 +86,11 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 			}
 		}
 	}
-	direct := map[ast.Node]string{}
+	direct := map[ast.Node]Acquirer{}
 	for _, c := range m.Calls {
 		if c.Acquires() && c.Func != nil {
 			if _, seen := direct[c.Func]; !seen {
-				direct[c.Func] = acquireName(c)
+				direct[c.Func] = Acquirer{Via: acquireName(c), Module: c.Module}
 			}
 		}
 	}
@@ -99,18 +103,18 @@ func (m *Model) Acquisitions(imported func(*types.Func) (via string, ok bool)) *
 			if done[i] {
 				continue
 			}
-			via, ok := direct[u.node]
+			f, ok := direct[u.node]
 			if !ok {
-				via, ok = a.callsAcquirer(u.body)
+				f, ok = a.callsAcquirer(u.body)
 			}
 			if !ok {
 				continue
 			}
 			done[i], changed = true, true
 			if u.fn != nil {
-				a.funcs[u.fn] = via
+				a.funcs[u.fn] = f
 			} else {
-				a.locals[u.v] = true
+				a.locals[u.v] = f
 			}
 		}
 	}
@@ -139,7 +143,7 @@ func acquireName(c *Call) string {
 
 // callsAcquirer looks for a call to an acquirer in body, outside nested
 // function literals (a goroutine or a callback is not the body's result).
-func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (via string, ok bool) {
+func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (f Acquirer, ok bool) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if ok {
 			return false
@@ -148,32 +152,44 @@ func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (via string, ok bool) 
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			via, ok = a.callee(n)
+			f, ok = a.callee(n)
 		}
 		return !ok
 	})
-	return via, ok
+	return f, ok
 }
 
-// callee reports whether call calls an acquirer function or closure.
-func (a *Acquisitions) callee(call *ast.CallExpr) (string, bool) {
+// callee reports whether call calls an acquirer function or closure, and
+// what a caller of call acquires through: call's callee, and the client
+// of the acquire under it.
+func (a *Acquisitions) callee(call *ast.CallExpr) (Acquirer, bool) {
 	switch obj := typeutil.Callee(a.m.Pass.TypesInfo, call).(type) {
 	case *types.Func:
 		fn := obj.Origin()
-		if _, ok := a.funcs[fn]; ok {
-			return fn.FullName(), true
+		if f, ok := a.funcs[fn]; ok {
+			return Acquirer{Via: fn.FullName(), Module: f.Module}, true
 		}
 		if fn.Pkg() != nil && fn.Pkg() != a.m.Pass.Pkg && a.imported != nil {
-			if _, ok := a.imported(fn); ok {
-				return fn.FullName(), true
+			if f, ok := a.imported(fn); ok {
+				return Acquirer{Via: fn.FullName(), Module: f.Module}, true
 			}
 		}
 	case *types.Var:
-		if a.locals[obj] {
-			return obj.Name(), true
+		if f, ok := a.locals[obj]; ok {
+			return Acquirer{Via: obj.Name(), Module: f.Module}, true
 		}
 	}
-	return "", false
+	return Acquirer{}, false
+}
+
+// Library returns the library entry for the client that call, an acquire
+// command or a call of an acquirer, acquires through.
+func (a *Acquisitions) Library(call *ast.CallExpr) Library {
+	if c := a.m.CallOf(call); c != nil {
+		return a.m.Library(c)
+	}
+	f, _ := a.callee(call)
+	return libraryOf(f.Module)
 }
 
 // Acquires reports whether call acquires a lock: an acquire command, or a
@@ -196,7 +212,8 @@ func (a *Acquisitions) Funcs() ([]*types.Func, []*Acquirer) {
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	facts := make([]*Acquirer, len(fns))
 	for i, fn := range fns {
-		facts[i] = &Acquirer{Via: a.funcs[fn]}
+		f := a.funcs[fn]
+		facts[i] = &f
 	}
 	return fns, facts
 }

@@ -50,6 +50,11 @@ var freshPackages = map[string]bool{
 	"crypto/rand": true, "github.com/google/uuid": true, "github.com/gofrs/uuid": true, "github.com/gofrs/uuid/v5": true,
 }
 
+// ownerChecked are the lock library's functions that send a token back:
+// the same in the go-redis v9 front and in the core, which takes an
+// adapter's client.
+var ownerChecked = map[string]api{"Release": apiOwnerChecked, "Refresh": apiOwnerChecked}
+
 var knowledge = map[string]map[string]api{
 	"crypto/rand":  {anyName: apiFresh},
 	"math/rand":    {anyName: apiMathRand},
@@ -69,7 +74,8 @@ var knowledge = map[string]map[string]api{
 		"Fatal": apiNoReturn, "Fatalf": apiNoReturn, "Fatalln": apiNoReturn,
 		"Panic": apiNoReturn, "Panicf": apiNoReturn, "Panicln": apiNoReturn,
 	},
-	LibraryPath:                {"Release": apiOwnerChecked, "Refresh": apiOwnerChecked},
+	LibraryPath:                ownerChecked,
+	CorePath:                   ownerChecked,
 	"github.com/google/uuid":   uuidAPI,
 	"github.com/gofrs/uuid":    uuidAPI,
 	"github.com/gofrs/uuid/v5": uuidAPI,

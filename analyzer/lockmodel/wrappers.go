@@ -233,6 +233,9 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	if g := goRedisSignature(fn); g != nil {
 		if c := b.goRedis(cur, call, g); c != nil {
 			c.Via = fn
+			// The signature names the go-redis package: its messages name
+			// that client's library entry.
+			c.Module = g.Pkg().Path()
 			return c
 		}
 		return nil

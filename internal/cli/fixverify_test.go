@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -26,19 +27,21 @@ func TestSuggestedFixesVerify(t *testing.T) {
 
 	t.Run("testdata", func(t *testing.T) {
 		dir := copyTree(t, testmod.Dir(t), ".")
-		// The fixes import analyzer/fix, a module of its own (and it
-		// lock, another); point the copy at this repository's, with the
-		// checksums they require.
+		// The fixes import analyzer/fix, or analyzer/fix/lock and the
+		// client's adapter, modules of their own, which the testdata
+		// module requires by a path relative to it; point the copy at
+		// this repository's, with the checksums they require.
 		lib := filepath.Join(root, "analyzer", "fix")
-		appendFile(t, filepath.Join(dir, "go.mod"), "\nrequire github.com/locklint/locklint/analyzer/fix v0.0.0-00010101000000-000000000000\n"+
-			"require github.com/locklint/locklint/analyzer/fix/lock v0.0.0\n\n"+
-			"replace github.com/locklint/locklint/analyzer/fix => "+lib+"\n"+
-			"replace github.com/locklint/locklint/analyzer/fix/lock => "+filepath.Join(lib, "lock")+"\n")
-		sums, err := os.ReadFile(filepath.Join(lib, "go.sum"))
-		if err != nil {
-			t.Fatal(err)
+		var edits []string
+		for _, m := range libraryModules {
+			edits = append(edits, "-replace="+path.Join("github.com/locklint/locklint/analyzer/fix", m)+"="+filepath.Join(lib, m))
+			sums, err := os.ReadFile(filepath.Join(lib, m, "go.sum"))
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
 		}
-		appendFile(t, filepath.Join(dir, "go.sum"), string(sums))
+		modEdit(t, dir, edits...)
 		verifyFixes(t, bin, dir, "./...", flags, nil)
 	})
 	// examples is a module that replaces the library with ../analyzer/fix.
@@ -78,6 +81,21 @@ func TestSuggestedFixesVerify(t *testing.T) {
 		if err != nil {
 			t.Errorf("locklint -fix and go fix -fixtool fixed the examples differently: %v\n%s", err, out)
 		}
+	}
+}
+
+// libraryModules are the lock library's modules that fixes import, by
+// their directory under analyzer/fix: the go-redis v9 front, the core and
+// the adapters.
+var libraryModules = []string{".", "lock", "fixgoredis8", "fixredigo", "fixrueidis", "fixvalkey"}
+
+// modEdit runs go mod edit with args in dir.
+func modEdit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"mod", "edit"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod edit %q: %v\n%s", args, err, out)
 	}
 }
 

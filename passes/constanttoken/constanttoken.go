@@ -62,16 +62,19 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// useFresh is the remedy of every finding; why a shared token lets one
-// holder release or renew another's lock is the doc's.
-const useFresh = "use `fix.Obtain` or a crypto/rand token"
+// useFresh is the remedy of every finding, with the library entry for c's
+// client; why a shared token lets one holder release or renew another's
+// lock is the doc's.
+func useFresh(m *lockmodel.Model, c *lockmodel.Call) string {
+	return "use " + m.Library(c).Use("Obtain") + " or a crypto/rand token"
+}
 
 func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenOrigin) {
 	d := analysis.Diagnostic{
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired with a non-unique token (%s); %s",
-			m.KeyText(c, c.Key()), src.What, useFresh),
+			m.KeyText(c, c.Key()), src.What, useFresh(m, c)),
 	}
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
@@ -151,8 +154,8 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 
 // releases returns the calls in c's function, not deferred, that give the
 // lock back or check its owner: a DEL/UNLINK/DELEX/EVAL of its key or
-// carrying the token, an owner-checked SET or GET, fix.Release or
-// fix.Refresh with the token, and a call of a release helper of this
+// carrying the token, an owner-checked SET or GET, the library's Release
+// or Refresh (fix's or lock's) with the token, and a call of a release helper of this
 // package with the token.
 func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) []ast.Node {
 	m := r.m

@@ -28,3 +28,9 @@ func TestOlderGoRedis(t *testing.T) {
 func TestFrameworks(t *testing.T) {
 	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/frameworks/...")
 }
+
+// TestLibraryRelease runs against releases through the lock library's
+// own functions, in the go-redis v9 front and in the core.
+func TestLibraryRelease(t *testing.T) {
+	testmod.Run(t, constanttoken.Analyzer, "locklint.test/constanttoken/library")
+}

@@ -25,6 +25,12 @@
 // or use fix.Obtain from github.com/locklint/locklint/analyzer/fix, which
 // does this and returns a handle that releases and renews with the token.
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo,
+// rueidis and valkey-go the message names lock.Obtain from the library's
+// core, github.com/locklint/locklint/analyzer/fix/lock, with the client's
+// adapter (fixredigo.Conn and the like), and for a client with no adapter
+// (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
+//
 // The analyzer reports an acquire of a lock key whose value is, after
 // following local variables, helpers (of the package, and exported
 // functions of other packages of the module, through facts, such as a

@@ -59,7 +59,7 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 			if kind == "" && !anyClient && !lockFence {
 				continue
 			}
-			report(pass, c, a, b, kind, lockFence)
+			report(pass, m, c, a, b, kind, lockFence)
 			return
 		}
 	}
@@ -80,7 +80,7 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 	return out
 }
 
-func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, lockFence bool) {
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a, b ast.Expr, kind string, lockFence bool) {
 	// Which clients fail with CROSSSLOT, and why a Ring differs, is the
 	// doc's; the message says what to change.
 	where := "may hash to different Cluster slots"
@@ -89,7 +89,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a, b ast.Expr, kind string, 
 	}
 	msg := fmt.Sprintf("%s and %s %s; share one {hash tag}", diag.Code(pass.Fset, a), diag.Code(pass.Fset, b), where)
 	if lockFence {
-		msg += ", or use `fix.WithFencing`"
+		msg += ", or use " + m.Library(c).Use("WithFencing")
 	}
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
 }

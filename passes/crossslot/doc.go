@@ -26,6 +26,12 @@
 // github.com/locklint/locklint/analyzer/fix derive the fence key, which it
 // places in the lock key's slot.
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo,
+// rueidis and valkey-go the message names lock.WithFencing from the library's
+// core, github.com/locklint/locklint/analyzer/fix/lock, with the client's
+// adapter (fixredigo.Conn and the like), and for a client with no adapter
+// (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
+//
 // Keys are read through constants, concatenation, fmt.Sprintf with a
 // constant format (the same argument under %s, %v or %d is the same
 // text), local variables, struct fields stored once and one-line helper

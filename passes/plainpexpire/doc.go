@@ -42,6 +42,14 @@
 //		}
 //	}
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo, rueidis
+// and valkey-go the message names the core, lock.Refresh from
+// github.com/locklint/locklint/analyzer/fix/lock, and the client's
+// adapter (fixgoredis8.Client, fixredigo.Conn, fixrueidis.Client,
+// fixvalkey.Client). Clients with no adapter (go-redis v6 and v7,
+// garyburd/redigo, goframe) are told lock.Refresh, which takes a
+// lock.Client of their own.
+//
 // Keys that are not locks (sessions, caches, rate limits) are left alone,
 // as are renewals through a Lua script, SET with IFEQ (go-redis SetIFEQ,
 // SetArgs with Mode IFEQ), a GET-compare-PEXPIRE queued in the
@@ -52,6 +60,9 @@
 //
 // When the token the lock was acquired with is known at the renewal (the
 // value of a SETNX / SET NX of the same key in the same function, or in a
-// method of the same type) and the call is a go-redis v9 Expire or
-// PExpire with a duration, the suggested fix rewrites it to fix.Refresh.
+// method of the same type) and the call is a go-redis v9 or v8 Expire or
+// PExpire with a duration whose error alone is used, the suggested fix
+// rewrites it to fix.Refresh (v9) or to lock.Refresh through
+// fixgoredis8.Client (v8). redigo and rueidis take the TTL as a number of
+// seconds or milliseconds, which the fix does not convert.
 package plainpexpire

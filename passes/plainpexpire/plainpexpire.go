@@ -54,25 +54,28 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // useRefresh is the remedy of a renewal: one atomic, owner-checked
-// command. Why a plain or a two-step renewal extends or takes the next
-// holder's lock is the doc's.
-const useRefresh = "renew with `fix.Refresh` (SET IFEQ or compare-and-PEXPIRE)"
+// command, through the library entry for c's client. Why a plain or a
+// two-step renewal extends or takes the next holder's lock is the doc's.
+func useRefresh(lib lockmodel.Library) string {
+	return "renew with " + lib.Use("Refresh") + " (SET IFEQ or compare-and-PEXPIRE)"
+}
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
 	key := m.KeyText(c, k)
+	lib := m.Library(c)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	g := m.CompareRead(c, k)
 	switch {
 	case g != nil:
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
-			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRefresh)
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRefresh(lib))
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	case c.Overwrites() && acquiredElsewhere(m, c, k):
-		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds it; %s", key, useRefresh)
+		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds it; %s", key, useRefresh(lib))
 	case c.Overwrites():
-		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (`fix.Obtain`)", key)
+		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (%s)", key, lib.Use("Obtain"))
 	default:
-		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh)
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh(lib))
 	}
 	if fix, ok := refresh(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -92,14 +95,17 @@ func acquiredElsewhere(m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) bool {
 	return false
 }
 
-// refresh rewrites a go-redis v9 Expire or PExpire whose token is known
-// into fix.Refresh(ctx, client, key, token, ttl). EXPIREAT and PEXPIREAT
-// take a time, not a lease length, and are left to the reader.
+// refresh rewrites a go-redis Expire or PExpire whose token is known into
+// the library's Refresh(ctx, client, key, token, ttl) for c's client:
+// fix.Refresh for go-redis v9, lock.Refresh with the adapter for v8.
+// EXPIREAT and PEXPIREAT take a time, not a lease length, and are left to
+// the reader, as is a TTL that is not a time.Duration (redigo's seconds,
+// rueidis's builder).
 func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
 	if !c.Lease || !c.Command.IsExpire() {
 		return analysis.SuggestedFix{}, false
 	}
-	if c.Ctx == nil || c.TTL == nil || c.Queued || m.ClientKind(c) == "" || !edit.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
+	if c.Ctx == nil || c.TTL == nil || !edit.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
 		return analysis.SuggestedFix{}, false
 	}
 	_, token := m.AcquiredToken(c, k)
@@ -107,6 +113,6 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	return edit.LibraryCall(pass, c, "Refresh", "Renew with fix.Refresh (owner-checked SET IFEQ or compare-and-PEXPIRE)",
-		src(c.Ctx), src(c.Recv), src(k), token, src(c.TTL))
+	title := "Renew with " + m.Library(c).Title("Refresh") + " (owner-checked SET IFEQ or compare-and-PEXPIRE)"
+	return edit.LibraryCall(pass, m, c, "Refresh", title, src(c.Ctx), src(k), token, src(c.TTL))
 }

@@ -27,6 +27,12 @@
 // also generates a fresh token per acquisition and retries with bounded,
 // jittered backoff.
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo,
+// rueidis and valkey-go the message names lock.Obtain from the library's
+// core, github.com/locklint/locklint/analyzer/fix/lock, with the client's
+// adapter (fixredigo.Conn and the like), and for a client with no adapter
+// (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
+//
 // The analyzer also reports SETNX with no expiry at all on a lock key:
 // if the holder dies, the lock is never released. SETNX without a TTL on a
 // key that is not a lock (a one-time marker) is left alone, as is an

@@ -44,24 +44,26 @@ func run(pass *analysis.Pass) (any, error) {
 		diag.Report(pass, analysis.Diagnostic{
 			Pos:     c.Pos(),
 			End:     c.End(),
-			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", m.KeyText(c, c.Key()), setTTL),
+			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", m.KeyText(c, c.Key()), setTTL(m, c)),
 		})
 	}
 	return nil, nil
 }
 
-// setTTL is the remedy of every finding; why a separate EXPIRE or none is
-// a bug is the doc's.
-const setTTL = "set the TTL in the acquire (SET NX PX) or use `fix.Obtain`"
+// setTTL is the remedy of every finding, with the library entry for c's
+// client; why a separate EXPIRE or none is a bug is the doc's.
+func setTTL(m *lockmodel.Model, c *lockmodel.Call) string {
+	return "set the TTL in the acquire (SET NX PX) or use " + m.Library(c).Use("Obtain")
+}
 
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {
 	a, e := p.Acquire, p.Expire
 	line := diag.Line(pass.Fset, e.Pos())
 	acq := lockmodel.AcquireName(a)
-	msg := fmt.Sprintf("%s and the %s on line %d are separate commands; %s", acq, e.Command, line, setTTL)
+	msg := fmt.Sprintf("%s and the %s on line %d are separate commands; %s", acq, e.Command, line, setTTL(m, a))
 	if a.Queued && !a.TakesFirst {
 		// Queued, the EXPIRE is sent whatever the SETNX replies.
-		msg = fmt.Sprintf("the %s queued on line %d runs even when this %s fails; %s", e.Command, line, acq, setTTL)
+		msg = fmt.Sprintf("the %s queued on line %d runs even when this %s fails; %s", e.Command, line, acq, setTTL(m, a))
 	}
 	d := analysis.Diagnostic{
 		Pos:     a.Pos(),

@@ -35,6 +35,12 @@
 //	defer l.Release(ctx)
 //	return store.Write(l.Context(), l.Fence(), v)
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo,
+// rueidis and valkey-go the message names lock.WithFencing from the
+// library's core, github.com/locklint/locklint/analyzer/fix/lock, with the
+// client's adapter (fixredigo.Conn and the like), and for a client with no
+// adapter (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
+//
 // The analyzer reports an INCR (or INCRBY) of a fence counter in a
 // function that also acquires a lock key with SETNX / SET NX, or calls a
 // function of the package that does. A counter is a fence counter when

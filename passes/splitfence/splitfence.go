@@ -57,7 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok || atomic(m, c, a) {
 			continue
 		}
-		report(pass, c, a)
+		report(pass, m, c, a)
 	}
 	return nil, nil
 }
@@ -125,7 +125,7 @@ func atomic(m *lockmodel.Model, c *lockmodel.Call, a acquire) bool {
 	return m.Watches(c, a.call.Key())
 }
 
-func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a acquire) {
 	head := fmt.Sprintf("%s of fence %s", c.Command, diag.Code(pass.Fset, c.Key()))
 	line := diag.Line(pass.Fset, a.expr.Pos())
 	// Why each of these lets a stale holder write with a valid fence is
@@ -142,7 +142,7 @@ func report(pass *analysis.Pass, c *lockmodel.Call, a acquire) {
 	diag.Report(pass, analysis.Diagnostic{
 		Pos:     c.Pos(),
 		End:     c.End(),
-		Message: msg + "; use `fix.WithFencing`",
+		Message: msg + "; use " + m.Library(c).Use("WithFencing"),
 		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: "acquired here, in a separate round trip"}},
 	})
 }

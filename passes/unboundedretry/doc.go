@@ -28,6 +28,12 @@
 //
 //	lock, err := fix.Obtain(ctx, rdb, "lock:job", ttl, fix.WithMaxWait(5*time.Second))
 //
+// Package fix takes a go-redis v9 client; for go-redis v8, redigo,
+// rueidis and valkey-go the message names lock.WithMaxWait from the library's
+// core, github.com/locklint/locklint/analyzer/fix/lock, with the client's
+// adapter (fixredigo.Conn and the like), and for a client with no adapter
+// (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
+//
 // A loop is bounded when one of its exits (the loop condition, a break, a
 // return, a goto, a panic) is guarded by one of:
 //

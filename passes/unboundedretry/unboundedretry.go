@@ -37,12 +37,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return nil, nil
 	}
-	acq := m.Acquisitions(func(fn *types.Func) (string, bool) {
+	acq := m.Acquisitions(func(fn *types.Func) (lockmodel.Acquirer, bool) {
 		var f lockmodel.Acquirer
-		if pass.ImportObjectFact(fn, &f) {
-			return f.Via, true
-		}
-		return "", false
+		ok := pass.ImportObjectFact(fn, &f)
+		return f, ok
 	})
 	fns, facts := acq.Funcs()
 	acquirers := map[*types.Func]bool{}
@@ -78,7 +76,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		reported = append(reported, loop)
-		report(pass, loop, tries[0])
+		report(pass, acq.Library(tries[0]), loop, tries[0])
 	}
 	recursions(pass, m, acq, sums, redis)
 	return nil, nil
@@ -121,11 +119,11 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 	return out
 }
 
-func report(pass *analysis.Pass, loop ast.Stmt, try *ast.CallExpr) {
+func report(pass *analysis.Pass, lib lockmodel.Library, loop ast.Stmt, try *ast.CallExpr) {
 	// What a bound is, and why a constant sleep is worse, is the doc's.
-	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use `fix.WithMaxWait`"
+	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use " + lib.Use("WithMaxWait")
 	if sleep := constantSleep(pass, loop); sleep != nil {
-		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `fix.WithMaxWait`"
+		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use " + lib.Use("WithMaxWait")
 	}
 	pos := forPos(loop)
 	diag.Report(pass, analysis.Diagnostic{

@@ -27,6 +27,18 @@
 //
 //	defer fix.Release(ctx, rdb, "lock:job", token)
 //
+// Package fix takes a go-redis v9 client. For go-redis v8, redigo, rueidis
+// and valkey-go the message names the library's core, package lock
+// (github.com/locklint/locklint/analyzer/fix/lock), and the client's
+// adapter, each a module of its own:
+//
+//	defer lock.Release(ctx, fixredigo.Conn(conn), "lock:job", token)
+//
+// (fixgoredis8.Client, fixredigo.Conn or fixredigo.Pool,
+// fixrueidis.Client, fixvalkey.Client). go-redis v6 and v7,
+// garyburd/redigo and goframe have no adapter; their message names
+// lock.Release, which takes a lock.Client the code would implement.
+//
 // Keys that are not locks (caches, sessions) are left alone, as are
 // releases through a Lua script, DELEX with IFEQ, a GET-compare-DEL queued
 // in the transaction of a WATCH on the key, and cleanup in _test.go files
@@ -34,5 +46,10 @@
 //
 // When the token the lock was acquired with is known at the DEL (the value
 // of a SETNX / SET NX of the same key in the same function, or in a method
-// of the same type), the suggested fix rewrites the call to fix.Release.
+// of the same type), the call takes a context and only its error is used,
+// the suggested fix rewrites it to fix.Release, or to lock.Release with
+// the client's adapter, adding the imports. A client with no adapter, a
+// receiver the adapter does not take (a pipeline, a redis.Cmdable, a
+// rueidis dedicated connection) and redigo's Do, which takes no context,
+// get no fix.
 package unconditionaldel

@@ -57,19 +57,21 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // useRelease is the remedy of every finding: one atomic, owner-checked
-// command. Why a plain or a two-step DEL deletes the next holder's lock is
-// the doc's.
-const useRelease = "release with `fix.Release` (DELEX IFEQ or compare-and-delete)"
+// command, through the library entry for c's client. Why a plain or a
+// two-step DEL deletes the next holder's lock is the doc's.
+func useRelease(m *lockmodel.Model, c *lockmodel.Call) string {
+	return "release with " + m.Library(c).Use("Release") + " (DELEX IFEQ or compare-and-delete)"
+}
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
 	key := m.KeyText(c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
-			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRelease)
+			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRelease(m, c))
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	} else {
-		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRelease)
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRelease(m, c))
 	}
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -77,10 +79,13 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	diag.Report(pass, d)
 }
 
-// release rewrites a go-redis v9 Del of one key whose token is known into
-// fix.Release(ctx, client, key, token).
+// release rewrites a DEL of one key whose token is known into the
+// library's Release(ctx, client, key, token) for c's client: fix.Release
+// for go-redis v9, lock.Release with the client's adapter otherwise. A
+// command sent with no context (redigo's Do) gets no fix: the library
+// takes one, and inventing it would hide the missing deadline.
 func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
-	if len(c.Keys) != 1 || c.Ctx == nil || c.Queued || m.ClientKind(c) == "" {
+	if len(c.Keys) != 1 || c.Ctx == nil {
 		return analysis.SuggestedFix{}, false
 	}
 	_, token := m.AcquiredToken(c, k)
@@ -88,6 +93,6 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	return edit.LibraryCall(pass, c, "Release", "Release with fix.Release (owner-checked DELEX IFEQ or compare-and-delete)",
-		src(c.Ctx), src(c.Recv), src(k), token)
+	title := "Release with " + m.Library(c).Title("Release") + " (owner-checked DELEX IFEQ or compare-and-delete)"
+	return edit.LibraryCall(pass, m, c, "Release", title, src(c.Ctx), src(k), token)
 }

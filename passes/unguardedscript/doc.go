@@ -24,7 +24,9 @@
 //
 // or call fix.Release and fix.Refresh from
 // github.com/locklint/locklint/analyzer/fix, which do that (or DELEX IFEQ
-// and SET IFEQ where the server has them).
+// and SET IFEQ where the server has them); for other clients, lock.Release
+// and lock.Refresh from its core, analyzer/fix/lock, with the client's
+// adapter.
 //
 // The script text is read when it is constant (literals, constants,
 // concatenations of them) or a string variable filled by //go:embed, and

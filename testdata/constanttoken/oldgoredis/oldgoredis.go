@@ -13,7 +13,7 @@ import (
 
 // go-redis v6 has no ctx: the value is the second argument.
 func v6(rdb *redisv6.Client) bool {
-	return rdb.SetNX("lock:feed", "locked", 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `\"locked\"`\\)"
+	return rdb.SetNX("lock:feed", "locked", 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `\"locked\"`\\); use `lock\\.Obtain` or a crypto/rand token$"
 }
 
 func v7(rdb *redisv7.Client) bool {
@@ -22,7 +22,7 @@ func v7(rdb *redisv7.Client) bool {
 }
 
 func v8(ctx context.Context, rdb *redisv8.Client) bool {
-	return rdb.SetNX(ctx, "lock:feed", time.Now().Unix(), 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(`time\\.Now`\\)"
+	return rdb.SetNX(ctx, "lock:feed", time.Now().Unix(), 30*time.Second).Val() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(`time\\.Now`\\); use `lock\\.Obtain` via `fixgoredis8\\.Client` or a crypto/rand token$"
 }
 
 // Near misses.

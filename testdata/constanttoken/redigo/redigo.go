@@ -12,7 +12,7 @@ import (
 
 // SET NX with a literal.
 func literal(conn redis.Conn, job string) (bool, error) {
-	reply, err := redis.String(conn.Do("SET", "lock:"+job, "1", "NX", "PX", 30000)) // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+	reply, err := redis.String(conn.Do("SET", "lock:"+job, "1", "NX", "PX", 30000)) // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\); use `lock\\.Obtain` via `fixredigo\\.Conn` or a crypto/rand token$"
 	return reply == "OK", err
 }
 

@@ -13,7 +13,7 @@ import (
 
 // A literal value.
 func literal(ctx context.Context, client rueidis.Client) error {
-	return client.Do(ctx, client.B().Set().Key("lock:feed").Value("locked").Nx().Px(30*time.Second).Build()).Error() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `\"locked\"`\\)"
+	return client.Do(ctx, client.B().Set().Key("lock:feed").Value("locked").Nx().Px(30*time.Second).Build()).Error() // want "lock key `\"lock:feed\"` acquired with a non-unique token \\(the constant `\"locked\"`\\); use `lock\\.Obtain` via `fixrueidis\\.Client` or a crypto/rand token$"
 }
 
 // SETNX with a math/rand number.

@@ -15,7 +15,7 @@ func obtainV8(ctx context.Context, rdb *redis.ClusterClient, id, token string) e
 
 // v6 has no context parameter.
 func obtainV6(rdb *redis6.ClusterClient, id, token string) error {
-	return rdb.Eval(`return redis.call('INCR', KEYS[2])`, []string{"lock:" + id, "fence:" + id}, token).Err() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
+	return rdb.Eval(`return redis.call('INCR', KEYS[2])`, []string{"lock:" + id, "fence:" + id}, token).Err() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots; share one \\{hash tag\\}, or use `lock\\.WithFencing`$"
 }
 
 // Near miss: tagged keys on v8 and v6.

@@ -12,7 +12,7 @@ var acquire = redis.NewScript(2, acquireLua)
 
 // redigo has no Cluster client: only the lock and fence pair is reported.
 func obtainDo(conn redis.Conn, id, token string) (int64, error) {
-	return redis.Int64(conn.Do("EVAL", acquireLua, 2, "lock:"+id, "fence:"+id, token, 30000)) // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
+	return redis.Int64(conn.Do("EVAL", acquireLua, 2, "lock:"+id, "fence:"+id, token, 30000)) // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots; share one \\{hash tag\\}, or use `lock\\.WithFencing` via `fixredigo\\.Conn`$"
 }
 
 func obtainScript(conn redis.Conn, job, token string) (int64, error) {

@@ -15,7 +15,7 @@ func obtainLua(ctx context.Context, c rueidis.Client, id, token string) error {
 }
 
 func obtainBuilder(ctx context.Context, c rueidis.Client, id, token string) error {
-	return c.Do(ctx, c.B().Eval().Script(acquireLua).Numkeys(2).Key("lock:"+id, "fence:"+id).Arg(token, "30000").Build()).Error() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots"
+	return c.Do(ctx, c.B().Eval().Script(acquireLua).Numkeys(2).Key("lock:"+id, "fence:"+id).Arg(token, "30000").Build()).Error() // want "`\"lock:\" \\+ id` and `\"fence:\" \\+ id` may hash to different Cluster slots; share one \\{hash tag\\}, or use `lock\\.WithFencing` via `fixrueidis\\.Client`$"
 }
 
 // Near miss: tagged keys, and keys spread from a slice built at run time.

@@ -74,7 +74,7 @@ func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
 }
 
 func (m *Mutex) Refresh(ctx context.Context, ttl time.Duration) error {
-	return m.rdb.PExpire(ctx, m.key, ttl).Err() // want "PEXPIRE of lock key `m\\.key` without an owner check"
+	return m.rdb.PExpire(ctx, m.key, ttl).Err() // want "PEXPIRE of lock key `m\\.key` without an owner check; renew with `fix\\.Refresh` \\(SET IFEQ or compare-and-PEXPIRE\\)$"
 }
 
 func (m *Mutex) Extend(ctx context.Context) {

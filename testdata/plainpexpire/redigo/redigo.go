@@ -23,7 +23,7 @@ func (l *locker) heartbeat(name string, ttl time.Duration, stop <-chan struct{})
 			return
 		case <-t.C:
 			conn := l.pool.Get()
-			_, err := conn.Do("PEXPIRE", lockKey(name), ttl.Milliseconds()) // want "PEXPIRE of lock key `lockKey\\(name\\)` without an owner check"
+			_, err := conn.Do("PEXPIRE", lockKey(name), ttl.Milliseconds()) // want "PEXPIRE of lock key `lockKey\\(name\\)` without an owner check; renew with `lock\\.Refresh` via `fixredigo\\.Conn` \\(SET IFEQ or compare-and-PEXPIRE\\)$"
 			conn.Close()
 			if err != nil {
 				return

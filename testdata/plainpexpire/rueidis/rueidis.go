@@ -24,7 +24,7 @@ func (e *Election) Campaign(ctx context.Context) (bool, error) {
 
 // Renewal by key alone, built with the command builder.
 func (e *Election) KeepAlive(ctx context.Context) error {
-	return e.client.Do(ctx, e.client.B().Pexpire().Key(e.key).Milliseconds(e.ttl.Milliseconds()).Build()).Error() // want "PEXPIRE of lock key `e\\.key` without an owner check"
+	return e.client.Do(ctx, e.client.B().Pexpire().Key(e.key).Milliseconds(e.ttl.Milliseconds()).Build()).Error() // want "PEXPIRE of lock key `e\\.key` without an owner check; renew with `lock\\.Refresh` via `fixrueidis\\.Client` \\(SET IFEQ or compare-and-PEXPIRE\\)$"
 }
 
 // Near miss: SET IFEQ, owner-checked in the server.

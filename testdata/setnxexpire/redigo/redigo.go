@@ -43,7 +43,7 @@ func transaction(conn redis.Conn, token string) error {
 
 // Lock key with no expiry at all.
 func forever(conn redis.Conn) {
-	conn.Do("SETNX", "leader", "me") // want "lock key `\"leader\"` acquired with no expiry"
+	conn.Do("SETNX", "leader", "me") // want "lock key `\"leader\"` acquired with no expiry; set the TTL in the acquire \\(SET NX PX\\) or use `lock\\.Obtain` via `fixredigo\\.Conn`$"
 }
 
 // Near miss: a marker key set once.

@@ -29,5 +29,5 @@ func atomic(ctx context.Context, client rueidis.Client, token string) error {
 
 // Lock key with no expiry at all.
 func forever(ctx context.Context, client rueidis.Client, token string) error {
-	return client.Do(ctx, client.B().Setnx().Key("lock:feed").Value(token).Build()).Error() // want "lock key `\"lock:feed\"` acquired with no expiry"
+	return client.Do(ctx, client.B().Setnx().Key("lock:feed").Value(token).Build()).Error() // want "lock key `\"lock:feed\"` acquired with no expiry; set the TTL in the acquire \\(SET NX PX\\) or use `lock\\.Obtain` via `fixrueidis\\.Client`$"
 }

@@ -13,7 +13,7 @@ func afterSet(conn redis.Conn, name, token string) (int64, error) {
 	if _, err := redis.String(conn.Do("SET", "lock:"+name, token, "NX", "PX", 30000)); err != nil {
 		return 0, errBusy
 	}
-	return redis.Int64(conn.Do("INCR", "lock:"+name+":fence")) // want "INCR of fence `\"lock:\" \\+ name \\+ \":fence\"` after the SET NX on line 13 is a separate round trip"
+	return redis.Int64(conn.Do("INCR", "lock:"+name+":fence")) // want "INCR of fence `\"lock:\" \\+ name \\+ \":fence\"` after the SET NX on line 13 is a separate round trip; use `lock\\.WithFencing` via `fixredigo\\.Conn`$"
 }
 
 // SETNX, then INCRBY of the lock's epoch.

@@ -15,7 +15,7 @@ func afterSet(ctx context.Context, client rueidis.Client, sku, token string) (in
 	if err := client.Do(ctx, client.B().Set().Key("lock:{"+sku+"}").Value(token).Nx().Px(30*time.Second).Build()).Error(); err != nil {
 		return 0, errBusy
 	}
-	return client.Do(ctx, client.B().Incr().Key("lock:{"+sku+"}:fence").Build()).AsInt64() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 15 is a separate round trip"
+	return client.Do(ctx, client.B().Incr().Key("lock:{"+sku+"}:fence").Build()).AsInt64() // want "INCR of fence `\"lock:\\{\" \\+ sku \\+ \"\\}:fence\"` after the SET NX on line 15 is a separate round trip; use `lock\\.WithFencing` via `fixrueidis\\.Client`$"
 }
 
 // The fence drawn first.

@@ -12,7 +12,7 @@ import (
 
 // go-redis v8, the acquire in a select-paced loop with no exit but success.
 func v8Spin(ctx context.Context, rdb *redisv8.Client, key, token string) {
-	for { // want `lock acquisition retried with no bound, at a constant interval`
+	for { // want "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `lock\\.WithMaxWait` via `fixgoredis8\\.Client`$"
 		if rdb.SetNX(ctx, key, token, time.Minute).Val() {
 			return
 		}
@@ -22,7 +22,7 @@ func v8Spin(ctx context.Context, rdb *redisv8.Client, key, token string) {
 
 // rueidis: SET NX PX built with the command builder.
 func rueidisSpin(ctx context.Context, c rueidis.Client, key, token string) {
-	for c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(time.Minute).Build()).Error() != nil { // want `lock acquisition retried with no bound`
+	for c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(time.Minute).Build()).Error() != nil { // want "lock acquisition retried with no bound.*, or use `lock\\.WithMaxWait` via `fixrueidis\\.Client`$"
 	}
 }
 

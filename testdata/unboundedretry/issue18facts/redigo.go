@@ -26,7 +26,7 @@ func redigoDeadline(c redigo.Conn, key, token string, d time.Duration) bool { //
 
 // Near miss: the deadline handed over moves with the clock.
 func redigoDeadlineMoving(c redigo.Conn, key, token string, d time.Duration) bool { // want redigoDeadlineMoving:"acquires lock via"
-	for !acquire(c, key, token) { // want `lock acquisition retried with no bound, at a constant interval`
+	for !acquire(c, key, token) { // want "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `lock\\.WithMaxWait` via `fixredigo\\.Conn`$"
 		if issue18policy.Expired(time.Now().Add(d)) {
 			return false
 		}

@@ -70,7 +70,7 @@ func acquire(ctx context.Context, rdb *redis.Client, id, token string) {
 
 // A generic function from another package, instantiated here.
 func acquireGeneric(ctx context.Context, rdb *redis.ClusterClient, id, token string) {
-	for !locker.TryLockWith(ctx, rdb, id, token) { // want `lock acquisition retried with no bound, at a constant interval`
+	for !locker.TryLockWith(ctx, rdb, id, token) { // want "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use `fix\\.WithMaxWait`$"
 		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -16,7 +16,7 @@ func rebuildFeed(ctx context.Context, rdb *redis.Client, token string) error {
 	if err != nil || !ok {
 		return errors.New("busy")
 	}
-	defer rdb.Del(ctx, "lock:feed") // want "DEL of lock key `\"lock:feed\"` without an owner check"
+	defer rdb.Del(ctx, "lock:feed") // want "DEL of lock key `\"lock:feed\"` without an owner check; release with `fix\\.Release` \\(DELEX IFEQ or compare-and-delete\\)$"
 	return nil
 }
 

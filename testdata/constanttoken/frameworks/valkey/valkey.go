@@ -9,7 +9,7 @@ import (
 )
 
 func acquire(ctx context.Context, client valkey.Client, job string) error {
-	return client.Do(ctx, client.B().Set().Key("lock:job:"+job).Value("1").Nx().Px(time.Minute).Build()).Error() // want "lock key `\"lock:job:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+	return client.Do(ctx, client.B().Set().Key("lock:job:"+job).Value("1").Nx().Px(time.Minute).Build()).Error() // want "lock key `\"lock:job:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\); use `lock\\.Obtain` via `fixvalkey\\.Client` or a crypto/rand token$"
 }
 
 // Near miss: a token made per acquisition.
