@@ -30,9 +30,11 @@
 //
 // # What it guarantees
 //
-//   - Acquire is SET key token NX PX ttl GET (or one script doing the same
-//     plus the fence INCR, also on servers before Redis 7.0), one round trip
-//     per attempt. The token is 128 random bits from crypto/rand, fresh per
+//   - Acquire is SET key token NX PX ttl (or one script doing the same
+//     plus the fence INCR), one round trip per attempt; a first attempt
+//     that finds the key taken reads it (GET) to tell its own earlier copy
+//     from another owner, and a wait's later polls send SET NX PX GET (the
+//     script before Redis 7.0), one round trip each. The token is 128 random bits from crypto/rand, fresh per
 //     acquisition. A lease is always set: a zero or negative TTL is an
 //     error, never a permanent lock.
 //   - Acquire is idempotent. go-redis re-sends a command whose reply it

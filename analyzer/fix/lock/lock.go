@@ -55,8 +55,10 @@ const (
 )
 
 // Obtain acquires key for ttl with SET key token NX PX ttl, or with the
-// acquire script when fencing or waiting; one round trip per attempt either
-// way. The token is 128 random bits, fresh for each call.
+// acquire script when fencing or queueing; one round trip per attempt,
+// and a second (GET) when the first attempt finds the key taken, to tell
+// an earlier copy of itself from another owner. The token is 128 random
+// bits, fresh for each call.
 //
 // Obtain makes one attempt unless told to wait: WithMaxWait(d) waits for
 // up to d (and no later than ctx's deadline), WithWait until ctx's
@@ -287,6 +289,7 @@ type acquisition struct {
 	fenced string
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
+	tried  bool      // an attempt was sent
 }
 
 // fence turns an acquire result into the lock's fence.
@@ -302,8 +305,8 @@ func (a *acquisition) fence(res int64) int64 {
 // token whose fence is gone. entry is the process's entry in the
 // server's queue, "" for an attempt that does not queue. A re-sent copy
 // of the command (the client lost the first reply) that finds this token
-// is the same acquisition: SET NX GET returns the token, and the script
-// returns the fence recorded with the lock.
+// is the same acquisition: the GET after SET NX PX, or SET NX GET, returns
+// the token, and the script returns the fence recorded with the lock.
 func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error) {
 	res, acks, err := a.send(ctx, entry)
 	if err == nil && len(res) > 0 && res[0] > 0 {
@@ -321,6 +324,31 @@ func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error
 // acknowledged it.
 func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, error) {
 	rep := a.o.replicas
+	first := !a.tried
+	a.tried = true
+	if len(a.keys) == 1 && entry == "" && first && rep.n == 0 {
+		// The first attempt: SET NX PX replies OK when it takes the lock,
+		// which a client reads faster than the null reply SET NX GET gives
+		// then (go-redis classifies a null as an error). A key found taken
+		// is read, to tell an earlier copy of this command (re-sent after
+		// a lost reply) from another owner: a second round trip, on the
+		// contended path only; later attempts of a wait send SET NX GET.
+		ok, err := a.client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds())}})
+		if err != nil {
+			return nil, ack{}, err
+		}
+		if ok != nil {
+			return []int64{1}, ack{}, nil
+		}
+		old, err := a.client.Do(ctx, Command{Head: []string{"GET"}, Keys: []string{a.key}})
+		if err != nil {
+			return nil, ack{}, err
+		}
+		if old, _ := old.(string); old == a.token {
+			return []int64{1}, ack{}, nil
+		}
+		return []int64{0, -1}, ack{}, nil
+	}
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {

@@ -111,7 +111,7 @@ func TestManyWorkersPausingPastLeaseNeverOverlapOrWriteStale(t *testing.T) {
 			}
 		}
 		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
-			t.Errorf("lock key left behind")
+			t.Errorf("lock key left behind: %q, PTTL %s, queue %q", s.admin.Get(ctx, key).Val(), s.admin.PTTL(ctx, key).Val(), s.admin.Get(ctx, key+":queue").Val())
 		}
 		t.Logf("%d acquisitions, %d writes accepted, %d stale writes rejected, %d releases found the lock gone",
 			len(epochs), len(accepted), rejected, notHeld)
