@@ -118,6 +118,9 @@ func (e *ServerError) Unwrap() error { return e.Err }
 
 // serverError returns the message of an error reply.
 func serverError(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
 	var se *ServerError
 	if !errors.As(err, &se) {
 		return "", false

@@ -117,7 +117,10 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	}
 	waiting := o.maxWait > 0 || o.wait
 
-	a := &acquisition{client: client, key: key, token: rand.Text(), ttl: ttl, o: &o, keys: []string{key}, fenced: "0"}
+	a := &acquisition{client: client, key: key, token: rand.Text(), ttl: ttl, opts: o, fenced: "0"}
+	// One allocation for the acquisition, its options and its first key.
+	a.o, a.keyBuf[0] = &a.opts, key
+	a.keys = a.keyBuf[:1]
 	if o.fencing {
 		a.keys = append(a.keys, o.fenceKey, o.fenceRecord)
 		a.fenced = "1"
@@ -290,6 +293,8 @@ type acquisition struct {
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 	tried  bool      // an attempt was sent
+	opts   options   // what o points to
+	keyBuf [3]string // what keys starts in
 }
 
 // fence turns an acquire result into the lock's fence.
