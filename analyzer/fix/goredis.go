@@ -12,8 +12,9 @@ import (
 
 // Client returns c as a lock.Client, for code that also serves other
 // clients through package lock. Obtain, Release, Refresh and Do take a
-// go-redis client directly. Equal clients make equal values.
-func Client(c redis.UniversalClient) lock.Client { return goRedis{c} }
+// go-redis client directly. Equal clients make equal values; a nil c
+// gives nil, which package lock refuses with ErrNilClient.
+func Client(c redis.UniversalClient) lock.Client { return handle(c) }
 
 // goRedis serves a go-redis v9 client: *redis.Client (failover clients
 // too), *redis.ClusterClient and wrappers of them.

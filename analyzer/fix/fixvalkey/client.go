@@ -15,9 +15,14 @@ import (
 
 // Client returns c as a lock.Client. Clients made of the same valkey-go
 // client compare equal.
+// A nil c gives nil, which package lock refuses with ErrNilClient.
 func Client(c valkey.Client) lock.Client {
+	v := reflect.ValueOf(c)
+	if c == nil || v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
 	id := ""
-	if v := reflect.ValueOf(c); v.Kind() == reflect.Pointer {
+	if v.Kind() == reflect.Pointer {
 		id = "valkey-go/" + strconv.FormatUint(uint64(v.Pointer()), 16)
 	}
 	return client{c: c, id: id}

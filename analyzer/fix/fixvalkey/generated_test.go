@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the files generated from fixrue
 
 // generated are the files made from fixrueidis's; go.mod and the module
 // test differ by more than names and are kept by hand.
-var generated = []string{"client.go", "subscription.go", "doc.go", "example_test.go"}
+var generated = []string{"client.go", "subscription.go", "doc.go", "example_test.go", "nil_test.go"}
 
 var renames = []struct{ re, with string }{
 	{`github\.com/redis/rueidis`, "github.com/valkey-io/valkey-go"},

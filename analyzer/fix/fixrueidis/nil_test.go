@@ -1,0 +1,24 @@
+package fixrueidis_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/analyzer/fix/fixrueidis"
+	"github.com/locklint/locklint/analyzer/fix/lock"
+	"github.com/redis/rueidis"
+)
+
+// A nil client is bad input: a typed error before anything is sent, never
+// a panic.
+func TestNilClient(t *testing.T) {
+	var c rueidis.Client
+	if _, err := lock.Obtain(context.Background(), fixrueidis.Client(c), "lock:x", time.Second); !errors.Is(err, lock.ErrNilClient) {
+		t.Errorf("Obtain with a nil client: %v, want ErrNilClient", err)
+	}
+	if err := lock.Release(context.Background(), fixrueidis.Client(c), "lock:x", "t"); !errors.Is(err, lock.ErrNilClient) {
+		t.Errorf("Release with a nil client: %v, want ErrNilClient", err)
+	}
+}

@@ -1,0 +1,26 @@
+// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+
+package fixvalkey_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/analyzer/fix/fixvalkey"
+	"github.com/locklint/locklint/analyzer/fix/lock"
+	"github.com/valkey-io/valkey-go"
+)
+
+// A nil client is bad input: a typed error before anything is sent, never
+// a panic.
+func TestNilClient(t *testing.T) {
+	var c valkey.Client
+	if _, err := lock.Obtain(context.Background(), fixvalkey.Client(c), "lock:x", time.Second); !errors.Is(err, lock.ErrNilClient) {
+		t.Errorf("Obtain with a nil client: %v, want ErrNilClient", err)
+	}
+	if err := lock.Release(context.Background(), fixvalkey.Client(c), "lock:x", "t"); !errors.Is(err, lock.ErrNilClient) {
+		t.Errorf("Release with a nil client: %v, want ErrNilClient", err)
+	}
+}
