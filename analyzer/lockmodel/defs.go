@@ -30,6 +30,29 @@ type defIndex struct {
 	// decls are the function declarations, assignments and value specs in
 	// source order, for facts.go.
 	decls []ast.Node
+	// counters are the variables a loop counts with: for i := c; ...; i++
+	// (or i += c), and the index key of a range over an integer, a slice
+	// or an array.
+	counters map[types.Object]bool
+	// calls are the calls of each function of the package, and uses how
+	// often each is named at all: a function named only in calls has no
+	// callers the model cannot see.
+	calls map[types.Object][]callSite
+	uses  map[types.Object]int
+	// params are the parameters of the package's functions.
+	params map[types.Object]param
+}
+
+// callSite is a call and the function declaration it is in.
+type callSite struct {
+	call *ast.CallExpr
+	fn   *ast.FuncDecl
+}
+
+// param is parameter index of function fn.
+type param struct {
+	fn    *types.Func
+	index int
 }
 
 // def is one assignment to a variable.
@@ -61,6 +84,11 @@ func newDefIndex(files []*ast.File, info *types.Info) *defIndex {
 		elems:  map[types.Object][]fieldStore{},
 		funcs:  map[types.Object]*ast.FuncDecl{},
 		fills:  map[types.Object]TokenOrigin{},
+
+		counters: map[types.Object]bool{},
+		calls:    map[types.Object][]callSite{},
+		uses:     map[types.Object]int{},
+		params:   map[types.Object]param{},
 	}
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -68,6 +96,7 @@ func newDefIndex(files []*ast.File, info *types.Info) *defIndex {
 			if fn != nil {
 				if obj := info.Defs[fn.Name]; obj != nil {
 					d.funcs[obj] = fn
+					d.addParams(fn, obj)
 				}
 			}
 			ast.Inspect(decl, func(n ast.Node) bool {
@@ -146,6 +175,19 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 				d.add(id, def{fn: fn})
 			}
 		}
+		if id, ok := n.Key.(*ast.Ident); ok && n.Tok == token.DEFINE {
+			if t := d.info.TypeOf(n.X); t != nil && countsIndex(t) {
+				d.counters[d.info.ObjectOf(id)] = true
+			}
+		}
+	case *ast.ForStmt:
+		if obj := d.counted(n); obj != nil {
+			d.counters[obj] = true
+		}
+	case *ast.Ident:
+		if obj, ok := d.info.Uses[n].(*types.Func); ok {
+			d.uses[obj]++
+		}
 	case *ast.UnaryExpr:
 		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
 			d.add(id, def{fn: fn, addr: true})
@@ -155,7 +197,97 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 	case *ast.CallExpr:
 		d.fill(n)
 		d.write(n, fn)
+		if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+			if obj, ok := d.info.Uses[id].(*types.Func); ok {
+				d.calls[obj] = append(d.calls[obj], callSite{n, fn})
+			}
+		}
 	}
+}
+
+// countsIndex reports a range whose key is an index: over an integer, a
+// slice, an array or a pointer to one.
+func countsIndex(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsInteger != 0
+	case *types.Slice, *types.Array:
+		return true
+	}
+	return false
+}
+
+// counted returns the variable of for i := c; cond; i++ (or i--, i += c,
+// i -= c) with a constant start and step.
+func (d *defIndex) counted(n *ast.ForStmt) types.Object {
+	init, ok := n.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok || d.info.Types[init.Rhs[0]].Value == nil {
+		return nil
+	}
+	obj := d.info.ObjectOf(id)
+	var x ast.Expr
+	switch post := n.Post.(type) {
+	case *ast.IncDecStmt:
+		x = post.X
+	case *ast.AssignStmt:
+		if (post.Tok != token.ADD_ASSIGN && post.Tok != token.SUB_ASSIGN) || len(post.Lhs) != 1 || d.info.Types[post.Rhs[0]].Value == nil {
+			return nil
+		}
+		x = post.Lhs[0]
+	default:
+		return nil
+	}
+	if px, ok := ast.Unparen(x).(*ast.Ident); !ok || d.info.ObjectOf(px) != obj {
+		return nil
+	}
+	return obj
+}
+
+// counter reports a loop counter that nothing but its loop changes.
+func (d *defIndex) counter(obj types.Object) bool {
+	if !d.counters[obj] {
+		return false
+	}
+	for _, x := range d.vars[obj] {
+		if x.addr {
+			return false
+		}
+	}
+	// The definition and the step of a for loop, or the range.
+	return len(d.vars[obj]) <= 2
+}
+
+// addParams records the parameters of fn, but a variadic one.
+func (d *defIndex) addParams(decl *ast.FuncDecl, obj types.Object) {
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			break
+		}
+		d.params[sig.Params().At(i)] = param{fn, i}
+	}
+}
+
+// callers returns every call of fn in the package, or false when fn is
+// also named elsewhere (passed as a value, or exported, so that callers
+// may be out of sight).
+func (d *defIndex) callers(fn *types.Func) ([]callSite, bool) {
+	calls := d.calls[fn]
+	if fn.Exported() || fn.Type().(*types.Signature).Recv() != nil || len(calls) == 0 || d.uses[fn] != len(calls) {
+		return nil, false
+	}
+	return calls, true
 }
 
 // write records b.WriteString(v) and its kin on a local bytes.Buffer or

@@ -29,6 +29,12 @@ func setLater() { later = "z" }
 
 func two() (string, error) { return "", nil }
 
+func g(n int) {}
+
+func h(n int) {}
+
+func G(n int) {}
+
 func f(name string) {
 	once := "lock:" + name
 	twice := "a"
@@ -43,6 +49,19 @@ func f(name string) {
 	for i := range 3 {
 		_ = i
 	}
+	for j := 0; j < 3; j++ {
+		_ = j
+	}
+	for k := 0; k < 3; k++ {
+		k++
+	}
+	for m := 0; m < 3; m += 2 {
+		g(m)
+	}
+	h(1)
+	h(2)
+	_ = h
+	_ = G
 	buf := make([]byte, 16)
 	rand.Read(buf)
 	l := lock{key: once}
@@ -115,6 +134,28 @@ func TestDefIndex(t *testing.T) {
 	}
 	if n := len(d.assigns(local("declared"))); n != 2 {
 		t.Errorf("assigns(declared) = %d positions, want 2 (the declaration counts)", n)
+	}
+
+	// Loop counters: a for loop's own count, or a range index; not one the
+	// body moves as well.
+	for name, want := range map[string]bool{"i": true, "j": true, "k": false, "m": true, "once": false} {
+		if got := d.counter(local(name)); got != want {
+			t.Errorf("counter(%s) = %v, want %v", name, got, want)
+		}
+	}
+	// Callers: all of an unexported function's calls when it is named in
+	// nothing else; none for one passed as a value or exported.
+	fn := func(name string) *types.Func { return pkg.Scope().Lookup(name).(*types.Func) }
+	if calls, ok := d.callers(fn("g")); !ok || len(calls) != 1 || calls[0].fn.Name.Name != "f" {
+		t.Errorf("callers(g) = %v, %v; want the call in f", calls, ok)
+	}
+	for _, name := range []string{"h", "G"} {
+		if _, ok := d.callers(fn(name)); ok {
+			t.Errorf("callers(%s) is known; want it out of sight", name)
+		}
+	}
+	if p, ok := d.params[fn("g").Type().(*types.Signature).Params().At(0)]; !ok || p.index != 0 || p.fn != fn("g") {
+		t.Errorf("params: g's n = %+v, %v", p, ok)
 	}
 
 	runsOnce := func(fn *ast.FuncDecl) bool { return fn.Name.Name == "init" }

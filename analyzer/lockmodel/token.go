@@ -131,6 +131,14 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	if src, ok := defs.fills[v]; ok {
 		return src
 	}
+	if defs.counter(v) {
+		// Every process counts from the same start: worker 3 of one
+		// replica stores what worker 3 of the next one does.
+		return TokenOrigin{Origin: OriginProcess, What: "loop counter " + diag.Quote(v.Name()) + ", the same in every process", At: id}
+	}
+	if p, ok := defs.params[v]; ok && len(defs.vars[v]) == 0 {
+		return t.param(v, p, st, depth)
+	}
 	d, ok := defs.only(v)
 	var base TokenOrigin
 	switch {
@@ -154,6 +162,36 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		return concat(parts...)
 	}
 	return base
+}
+
+// param classifies a parameter by what every caller passes, when the
+// function's callers are all in sight (it is unexported and only called).
+func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOrigin {
+	// A forwarder's calls stand for its command, with the caller's value:
+	// the finding belongs at each caller, once.
+	if f := t.m.forwarders[p.fn.Origin()]; f != nil && f.Value == p.index {
+		return TokenOrigin{}
+	}
+	calls, ok := t.m.defs.callers(p.fn)
+	decl := t.m.defs.funcs[p.fn]
+	if !ok || decl == nil || st.seen[decl.Type] {
+		return TokenOrigin{}
+	}
+	st.seen[decl.Type] = true
+	defer delete(st.seen, decl.Type)
+	srcs := make([]TokenOrigin, 0, len(calls))
+	for _, c := range calls {
+		if len(c.call.Args) <= p.index || c.call.Ellipsis.IsValid() {
+			return TokenOrigin{}
+		}
+		cst := &tokenState{decl: c.fn, handle: st.handle, seen: st.seen}
+		srcs = append(srcs, t.expr(c.call.Args[p.index], cst, depth+1))
+	}
+	o := alt(srcs)
+	if o.Origin.Weak() {
+		o.What = "parameter " + diag.Quote(v.Name()) + ", given " + o.What
+	}
+	return o
 }
 
 // tuple classifies result i of a multi-value call: host, err := os.Hostname().

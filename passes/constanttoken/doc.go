@@ -9,8 +9,9 @@
 // holder later proves it still owns the lock: release and renewal compare
 // it atomically (DELEX IFEQ, SET IFEQ, a Lua script) before they touch the
 // key. That proof holds only if no other acquisition stored the same
-// value. With a constant, a host name or process id, or a token made once
-// and reused, a holder whose lease expired passes the owner check on the
+// value. With a constant, a host name or process id, a loop counter (every
+// replica's worker 3 stores the same), or a token made once and reused, a
+// holder whose lease expired passes the owner check on the
 // next holder's lock, and its release deletes that lock:
 //
 //	host, _ := os.Hostname()
