@@ -27,13 +27,7 @@ func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
 }
 
 func newCmd(ctx context.Context, cmd lock.Command) *redis.Cmd {
-	args := make([]any, 0, len(cmd.Head)+len(cmd.Keys)+len(cmd.Args))
-	for _, part := range [3][]string{cmd.Head, cmd.Keys, cmd.Args} {
-		for _, w := range part {
-			args = append(args, word(w))
-		}
-	}
-	c := redis.NewCmd(ctx, args...)
+	c := redis.NewCmd(ctx, cmd.Values()...)
 	if len(cmd.Keys) > 0 {
 		// A Cluster client routes by this key, whatever the command.
 		c.SetFirstKeyPos(int8(len(cmd.Head)))
@@ -42,38 +36,6 @@ func newCmd(ctx context.Context, cmd lock.Command) *redis.Cmd {
 	// (which a restricted user may not run) to find out.
 	c.SetStepCount(1)
 	return c
-}
-
-// word returns w as an interface value, without an allocation for the
-// words the library sends in every command.
-func word(w string) any {
-	switch w {
-	case "SET":
-		return "SET"
-	case "GET":
-		return "GET"
-	case "NX":
-		return "NX"
-	case "PX":
-		return "PX"
-	case "IFEQ":
-		return "IFEQ"
-	case "DELEX":
-		return "DELEX"
-	case "EVALSHA":
-		return "EVALSHA"
-	case "0":
-		return "0"
-	case "1":
-		return "1"
-	case "2":
-		return "2"
-	case "3":
-		return "3"
-	case "4":
-		return "4"
-	}
-	return w
 }
 
 // Pipeline runs cmds on one connection: a Cluster client's pipeline would

@@ -58,12 +58,7 @@ func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
 }
 
 func newCmd(ctx context.Context, cmd lock.Command) *redis.Cmd {
-	words := cmd.Strings()
-	args := make([]any, len(words))
-	for i, w := range words {
-		args[i] = w
-	}
-	c := redis.NewCmd(ctx, args...)
+	c := redis.NewCmd(ctx, cmd.Values()...)
 	if len(cmd.Keys) > 0 {
 		// A Cluster client routes by this key, whatever the command.
 		c.SetFirstKeyPos(int8(len(cmd.Head)))

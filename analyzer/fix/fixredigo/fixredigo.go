@@ -214,19 +214,11 @@ func pipeline(cmds []lock.Command, conn redis.Conn, flush func() (any, error)) (
 }
 
 func words(cmd lock.Command) (string, []any, error) {
-	w := cmd.Strings()
-	if len(w) == 0 {
+	v := cmd.Values()
+	if len(v) == 0 {
 		return "", nil, errors.New("fixredigo: empty command")
 	}
-	return w[0], strArgs(w[1:]), nil
-}
-
-func strArgs(s []string) []any {
-	args := make([]any, len(s))
-	for i, w := range s {
-		args[i] = w
-	}
-	return args
+	return v[0].(string), v[1:], nil
 }
 
 // reply reads a command's outcome as lock.Client.Do returns it: redigo
@@ -340,4 +332,13 @@ func (s *subscription) Messages() <-chan lock.Message { return s.out }
 func (s *subscription) Close() error {
 	s.cancel()
 	return nil
+}
+
+// strArgs passes channel names to PubSubConn, which takes ...any.
+func strArgs(s []string) []any {
+	args := make([]any, len(s))
+	for i, w := range s {
+		args[i] = w
+	}
+	return args
 }

@@ -73,12 +73,52 @@ type Command struct {
 	Args []string
 }
 
-// Strings returns the command's words in order.
-func (c Command) Strings() []string {
-	s := make([]string, 0, len(c.Head)+len(c.Keys)+len(c.Args))
-	s = append(s, c.Head...)
-	s = append(s, c.Keys...)
-	return append(s, c.Args...)
+// Values returns the command's words in order as interface values, for
+// clients that take their arguments as ...any. The words every command of
+// the library uses are returned without an allocation.
+func (c Command) Values() []any {
+	v := make([]any, 0, len(c.Head)+len(c.Keys)+len(c.Args))
+	for _, part := range [3][]string{c.Head, c.Keys, c.Args} {
+		for _, w := range part {
+			v = append(v, word(w))
+		}
+	}
+	return v
+}
+
+// word returns w as an interface value, shared for the constant words.
+func word(w string) any {
+	switch w {
+	case "SET":
+		return "SET"
+	case "GET":
+		return "GET"
+	case "NX":
+		return "NX"
+	case "PX":
+		return "PX"
+	case "IFEQ":
+		return "IFEQ"
+	case "DELEX":
+		return "DELEX"
+	case "EVALSHA":
+		return "EVALSHA"
+	case "EVAL":
+		return "EVAL"
+	case "WAIT":
+		return "WAIT"
+	case "0":
+		return "0"
+	case "1":
+		return "1"
+	case "2":
+		return "2"
+	case "3":
+		return "3"
+	case "4":
+		return "4"
+	}
+	return w
 }
 
 // Subscription is a pub/sub connection opened by Client.Subscribe. The
