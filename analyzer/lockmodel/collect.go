@@ -64,11 +64,9 @@ func (b *builder) collect(files []*ast.File) {
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
-			if fn.Pkg() == b.pass.Pkg {
-				// Whether a function of this package forwards to a
-				// command is known once all its commands are (forward).
-				b.m.localCalls[fn.Origin()] = append(b.m.localCalls[fn.Origin()], call)
-			}
+			// Whether a function of this package forwards to a command is
+			// known once all its commands are (forward), from its calls in
+			// the definition index.
 			if c := b.wrapped(cur, call, fn); c != nil {
 				b.add(cur, c)
 			}
@@ -143,22 +141,26 @@ func (b *builder) forward() {
 		// place in the syntax; most packages have none and never get here.
 		want := map[*ast.CallExpr]*Forwarder{}
 		for fn, f := range b.forwarders {
-			for _, call := range b.m.localCalls[fn] {
-				if b.m.byID[call] == nil {
-					want[call] = f
+			for _, site := range b.m.defs.calls[fn] {
+				if b.m.byID[site.call] == nil {
+					want[site.call] = f
 				}
 			}
 		}
 		// l.client.SetNEX(...) through the package's own interface, which
 		// one type of the package implements: that type's forwarder.
-		for fn, calls := range b.m.localCalls {
+		for obj, sites := range b.m.defs.calls {
+			fn, _ := obj.(*types.Func)
+			if fn == nil {
+				continue
+			}
 			f := b.forwarders[b.m.soleImplementation(fn)]
 			if f == nil {
 				continue
 			}
-			for _, call := range calls {
-				if b.m.byID[call] == nil {
-					want[call] = f
+			for _, site := range sites {
+				if b.m.byID[site.call] == nil {
+					want[site.call] = f
 				}
 			}
 		}

@@ -16,6 +16,7 @@ import (
 // slots and wrappers all ask it what a name holds.
 type defIndex struct {
 	info *types.Info
+	pkg  *types.Package
 	vars map[types.Object][]def
 	// fields are the values stored into struct fields: assignments and
 	// composite literals.
@@ -34,9 +35,10 @@ type defIndex struct {
 	// (or i += c), and the index key of a range over an integer, a slice
 	// or an array.
 	counters map[types.Object]bool
-	// calls are the calls of each function of the package, and uses how
-	// often each is named at all: a function named only in calls has no
-	// callers the model cannot see.
+	// calls are the calls of each function and method of the package (by
+	// its origin), in the order of the syntax, and uses how often each is
+	// named at all: a function named only in calls has no callers the
+	// model cannot see.
 	calls map[types.Object][]callSite
 	uses  map[types.Object]int
 	// params are the parameters of the package's functions.
@@ -76,9 +78,10 @@ type fieldStore struct {
 	fn  *ast.FuncDecl
 }
 
-func newDefIndex(files []*ast.File, info *types.Info) *defIndex {
+func newDefIndex(files []*ast.File, info *types.Info, pkg *types.Package) *defIndex {
 	d := &defIndex{
 		info:   info,
+		pkg:    pkg,
 		vars:   map[types.Object][]def{},
 		fields: map[types.Object][]fieldStore{},
 		elems:  map[types.Object][]fieldStore{},
@@ -197,10 +200,8 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 	case *ast.CallExpr:
 		d.fill(n)
 		d.write(n, fn)
-		if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
-			if obj, ok := d.info.Uses[id].(*types.Func); ok {
-				d.calls[obj] = append(d.calls[obj], callSite{n, fn})
-			}
+		if f, ok := typeutil.Callee(d.info, n).(*types.Func); ok && f.Pkg() == d.pkg {
+			d.calls[f.Origin()] = append(d.calls[f.Origin()], callSite{n, fn})
 		}
 	}
 }

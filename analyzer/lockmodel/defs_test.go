@@ -94,7 +94,7 @@ func TestDefIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := newDefIndex([]*ast.File{file}, info)
+	d := newDefIndex([]*ast.File{file}, info, pkg)
 	// The locals of f have names of their own.
 	local := func(name string) types.Object {
 		for id, obj := range info.Defs {

@@ -253,7 +253,8 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 	if idx < 0 || (sig.Variadic() && idx == sig.Params().Len()-1) {
 		return "", false
 	}
-	for _, call := range m.localCalls[fn] {
+	for _, site := range m.defs.calls[fn] {
+		call := site.call
 		if idx >= len(call.Args) {
 			continue
 		}

@@ -59,7 +59,7 @@ func FuzzKeyID(f *testing.F) {
 		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
 		pass := &analysis.Pass{Fset: fset, Files: []*ast.File{file}, Pkg: pkg, TypesInfo: info}
 		m := &Model{Pass: pass, Words: defaultWordSet(), byID: map[*ast.CallExpr]*Call{}}
-		m.defs = newDefIndex(pass.Files, pass.TypesInfo)
+		m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 		m.keys = newKeyIndex(m)
 
 		var key ast.Expr

@@ -230,9 +230,6 @@ type Model struct {
 	// loops are recorded while the syntax is walked, for the passes that
 	// would otherwise walk it again.
 	loops []Loop
-	// localCalls are the calls of each function declared in this package,
-	// for evidence that comes from callers.
-	localCalls map[*types.Func][]*ast.CallExpr
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
 	// impls caches soleImplementation.
@@ -284,7 +281,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// over its import graph, not its syntax.
 	if !reachesClient(pass.Pkg) {
 		if HoldsMainModuleFacts(pass) {
-			m.defs = newDefIndex(pass.Files, pass.TypesInfo)
+			m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 			exportTokenHelpers(m)
 		}
 		return m, nil
@@ -301,9 +298,8 @@ func run(pass *analysis.Pass) (any, error) {
 	// The model walks the syntax itself, after the import check, rather
 	// than requiring inspect.Analyzer, which would index every package,
 	// including the many that cannot reach a client (see cursor).
-	m.defs = newDefIndex(pass.Files, pass.TypesInfo)
+	m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 	m.keys = newKeyIndex(m)
-	m.localCalls = map[*types.Func][]*ast.CallExpr{}
 	m.funcNames = map[*ast.FuncDecl]bool{}
 	b := &builder{m: m, pass: pass}
 	b.collect(pass.Files)
