@@ -229,7 +229,7 @@ type Model struct {
 	byID     map[*ast.CallExpr]*Call
 	// loops are recorded while the syntax is walked, for the passes that
 	// would otherwise walk it again.
-	loops []Loop
+	loops      []Loop
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
 	// impls caches soleImplementation.
