@@ -233,24 +233,18 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		// A forwarder's calls are commands themselves, reported there.
 		return "", false
 	}
-	sig := fn.Type().(*types.Signature)
+	// The first parameter of fn the key names (not a variadic one).
 	idx := -1
 	info := m.Pass.TypesInfo
 	ast.Inspect(key, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || idx >= 0 {
-			return idx < 0
-		}
-		if v, ok := info.Uses[id].(*types.Var); ok {
-			for i := range sig.Params().Len() {
-				if sig.Params().At(i) == v {
-					idx = i
-				}
+		if id, ok := n.(*ast.Ident); ok && idx < 0 {
+			if p, ok := m.defs.params[info.Uses[id]]; ok && p.fn == fn {
+				idx = p.index
 			}
 		}
 		return idx < 0
 	})
-	if idx < 0 || (sig.Variadic() && idx == sig.Params().Len()-1) {
+	if idx < 0 {
 		return "", false
 	}
 	for _, site := range m.defs.calls[fn] {
