@@ -97,9 +97,11 @@ func TestLibraryScripts(t *testing.T) {
 }
 
 // libraryKeys are the keys the library passes to each script, in order,
-// named as a service names them.
+// named as a service names them; a fenced lock's keys are those of
+// WithFenceKey, the longest form.
 var libraryKeys = map[string][]string{
 	"acquire.lua": {"lock:{job}", "lock:{job}:fence", "lock:{job}:fenced", "lock:{job}:queue"},
+	"fenced.lua":  {"lock:{job}", "lock:{job}:fence", "lock:{job}:fenced"},
 	"handoff.lua": {"lock:{job}", "lock:{job}:queue", "lock:{job}:fence", "lock:{job}:fenced"},
 	"leave.lua":   {"lock:{job}", "lock:{job}:queue"},
 	"refresh.lua": {"lock:{job}"},

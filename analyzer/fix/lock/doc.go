@@ -41,8 +41,10 @@
 //     lost (MaxRetries, 3 by default), and so may any client or proxy
 //     that retries; a copy that finds the caller's own
 //     token counts as the same acquisition and, with fencing, returns the
-//     fence recorded next to the lock (same slot, same TTL), never a second
-//     one. When every copy fails, Obtain removes its token before it
+//     fence issued with it, never a second one: the value of the lock's own
+//     counter, which moves only when the lock changes hands, or, for a
+//     counter given with WithFenceKey (which other locks may share), the
+//     fence recorded next to the lock (same slot, same TTL). When every copy fails, Obtain removes its token before it
 //     returns (the error says whether it could).
 //   - Release and Refresh act only for the token's owner and never
 //     recreate an expired key. Release uses DELEX key IFEQ token on servers
@@ -129,9 +131,9 @@
 //
 // # Keys
 //
-// Besides the lock key, WithFencing uses a counter key and a fence record
-// (the fence issued with the current lock, with the lock's TTL), and
-// waiting callers of several processes a queue key (a JSON array of the
+// Besides the lock key, WithFencing uses a counter key, WithFenceKey also
+// a fence record (the fence issued with the current lock, with the lock's
+// TTL), and waiting callers of several processes a queue key (a JSON array of the
 // processes' entries, with a TTL of four Backoff.Cap plus the
 // reservation time after its last change) and a pub/sub channel. All are
 // derived to share the lock key's slot: "lock:{sku42}" ->

@@ -98,8 +98,11 @@ const (
 // from the start of the successful attempt, or of the hand-off, so Until
 // is never later than the server's expiry.
 func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
-	o := newOptions(opts)
-	if err := checkObtain(client, key, ttl, &o); err != nil {
+	// One allocation for the acquisition, its options and its first key.
+	a := &acquisition{client: client, key: key}
+	o := &a.opts
+	o.init(opts)
+	if err := checkObtain(client, key, ttl, o); err != nil {
 		return nil, fmt.Errorf("obtain %q: %w", key, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -117,14 +120,9 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	}
 	waiting := o.maxWait > 0 || o.wait
 
-	a := &acquisition{client: client, key: key, token: rand.Text(), ttl: ttl, opts: o, fenced: "0"}
-	// One allocation for the acquisition, its options and its first key.
-	a.o, a.keyBuf[0] = &a.opts, key
-	a.keys = a.keyBuf[:1]
-	if o.fencing {
-		a.keys = append(a.keys, o.fenceKey, o.fenceRecord)
-		a.fenced = "1"
-	}
+	a.token, a.ttl, a.o, a.keyBuf[0] = rand.Text(), ttl, o, key
+	a.keys = o.appendFenceKeys(a.keyBuf[:1])
+	a.fenced = itoa(int64(len(a.keys) - 1))
 	a.begin = time.Now()
 	if waiting && o.fair && o.backoff.MaxAttempts == 0 {
 		a.queue = siblingKey(key, "queue")
@@ -288,8 +286,8 @@ type acquisition struct {
 	token  string
 	ttl    time.Duration
 	o      *options
-	keys   []string // the lock key, then the fence keys
-	fenced string
+	keys   []string  // the lock key, then the fence keys
+	fenced string    // how many fence keys there are
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 	tried  bool      // an attempt was sent
@@ -376,6 +374,20 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 			feats.learn(featSetNXGet, false)
 		}
 	}
+	if entry == "" && a.o.fencing {
+		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, a.keys, a.token, itoa(a.ttl.Milliseconds()))
+		if err != nil {
+			return nil, acks, err
+		}
+		switch fence, err := integer(r); {
+		case err != nil:
+			return nil, acks, err
+		case fence == 0:
+			return []int64{0, -1}, acks, nil
+		default:
+			return []int64{fence}, acks, nil
+		}
+	}
 	keys := a.keys
 	if entry != "" {
 		keys = append(keys[:len(keys):len(keys)], a.queue)
@@ -460,13 +472,15 @@ func checkObtain(client Client, key string, ttl time.Duration, o *options) error
 	if !o.fencing {
 		return nil
 	}
-	o.fenceRecord = siblingKey(key, "fenced")
-	if hashSlot(o.fenceRecord) != hashSlot(key) {
-		return fmt.Errorf("%w: cannot derive a fence record key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
-	}
 	if o.fenceKey == "" {
 		o.fenceKey = siblingKey(key, "fence")
 		return nil
+	}
+	// A counter of the caller's choosing may be shared with other locks,
+	// so the fence issued with this one is recorded next to it.
+	o.fenceRecord = siblingKey(key, "fenced")
+	if hashSlot(o.fenceRecord) != hashSlot(key) {
+		return fmt.Errorf("%w: cannot derive a fence record key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
 	}
 	if o.fenceKey == key || o.fenceKey == o.fenceRecord {
 		return fmt.Errorf("%w: the fence key must differ from the lock key and %q", ErrInvalidKey, o.fenceRecord)

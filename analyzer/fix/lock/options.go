@@ -57,6 +57,18 @@ func WithFencing() Option {
 	return func(o *options) { o.fencing = true }
 }
 
+// appendFenceKeys appends the keys an acquisition's fence takes: none
+// without fencing, the counter, and the record of WithFenceKey.
+func (o *options) appendFenceKeys(keys []string) []string {
+	if !o.fencing {
+		return keys
+	}
+	if keys = append(keys, o.fenceKey); o.fenceRecord != "" {
+		keys = append(keys, o.fenceRecord)
+	}
+	return keys
+}
+
 // WithFenceKey is WithFencing with an explicit counter key. Obtain fails with
 // ErrCrossSlot, before sending anything, when key and the lock key hash to
 // different Cluster slots; give both the same hash tag.
@@ -149,17 +161,17 @@ func (o *options) fail(err error) {
 	}
 }
 
-func newOptions(opts []Option) options {
-	o := options{backoff: DefaultBackoff(), fair: true, releaseTimeout: DefaultReleaseTimeout}
+// init sets o to the defaults with opts applied.
+func (o *options) init(opts []Option) {
+	*o = options{backoff: DefaultBackoff(), fair: true, releaseTimeout: DefaultReleaseTimeout}
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt(o)
 		}
 	}
 	if o.observer == nil {
 		o.observer = noObserver
 	}
-	return o
 }
 
 // noObserver has no hooks; it is never written to.

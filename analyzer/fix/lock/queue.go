@@ -371,9 +371,7 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 	next, ttl := "", int64(0)
 	if w != nil {
 		next, ttl = w.a.token, w.a.ttl.Milliseconds()
-		if w.a.o.fencing {
-			keys = append(keys, w.a.o.fenceKey, w.a.o.fenceRecord)
-		}
+		keys = w.a.o.appendFenceKeys(keys)
 	}
 	op := func() ([]int64, error) {
 		return handoffScript.ints(ctx, wq.client, keys, token, next, itoa(ttl), own,

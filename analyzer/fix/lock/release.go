@@ -11,12 +11,15 @@ import (
 var (
 	//go:embed scripts/acquire.lua
 	acquireLua string
+	//go:embed scripts/fenced.lua
+	fencedLua string
 	//go:embed scripts/release.lua
 	releaseLua string
 	//go:embed scripts/refresh.lua
 	refreshLua string
 
 	acquireScript = newScript(acquireLua)
+	fencedScript  = newScript(fencedLua)
 	releaseScript = newScript(releaseLua)
 	refreshScript = newScript(refreshLua)
 )

@@ -3,7 +3,9 @@ package behaviour_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,11 +49,12 @@ func (s proxied) client(t *testing.T, opts *redis.Options) *redis.Client {
 }
 
 // isAcquire matches the command an Obtain attempt sends: SET ... NX on the
-// plain path, the acquire script (one key or more and five arguments;
-// release and refresh scripts take fewer) otherwise.
+// plain path, an acquire script otherwise (the fenced one takes two keys
+// or more and two arguments, the queueing one more; release and refresh
+// scripts take one key and fewer arguments).
 func isAcquire(args []string) bool {
 	script := redistest.Command("EVALSHA")(args) || redistest.Command("EVAL")(args)
-	return redistest.Command("SET", "NX")(args) || script && len(args) >= 9
+	return redistest.Command("SET", "NX")(args) || script && len(args) >= 7
 }
 
 // TestLostAcquireReplyIsNotContention swallows the reply to an acquire that
@@ -127,6 +130,10 @@ func TestLostAcquireReplyIsNotContention(t *testing.T) {
 					if v.fenced && (l.Fence() != 1 || counter != "1") {
 						t.Errorf("fence %d, counter %q: want fence 1 and counter 1 (one INCR)", l.Fence(), counter)
 					}
+					// The lock's own counter is its record: nothing else is written.
+					if n := s.admin.Exists(ctx, key+":fenced").Val(); n != 0 {
+						t.Errorf("a fence record was written for a counter of the lock's own")
+					}
 					if err := l.Release(ctx); err != nil {
 						t.Fatalf("release: %v", err)
 					}
@@ -136,6 +143,62 @@ func TestLostAcquireReplyIsNotContention(t *testing.T) {
 					t.Logf("%s %s %s: obtained in %s, fence %d", s.name, loss.name, v.name, took.Round(time.Millisecond), l.Fence())
 				})
 			}
+		}
+	})
+}
+
+// TestLostAcquireReplyWithSharedFenceCounter loses the reply to a fenced
+// acquire whose counter (WithFenceKey) another lock also increments, and
+// does so between the two copies: the re-sent copy must return the fence
+// the first issued, from the record kept next to the lock, not the
+// counter's later value, which belongs to the other lock.
+func TestLostAcquireReplyWithSharedFenceCounter(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		for _, wait := range []bool{false, true} {
+			t.Run(map[bool]string{false: "single", true: "deadline"}[wait], func(t *testing.T) {
+				ctx := ctxT(t)
+				key := "lock:{shared/" + strconv.FormatBool(wait) + "}"
+				counter := "fences:{shared/" + strconv.FormatBool(wait) + "}"
+				opts := []fix.Option{fix.WithFenceKey(counter)}
+				// The warm-up loads the scripts this shape sends, so that
+				// the lost reply is that of an acquire that ran.
+				warmOpts := []fix.Option{fix.WithFenceKey("fences:{warm}")}
+				if wait {
+					opts = append(opts, fix.WithMaxWait(2*time.Second))
+					warmOpts = append(warmOpts, fix.WithMaxWait(2*time.Second))
+				}
+				c := s.client(t, nil)
+				warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second, warmOpts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := warm.Release(ctx); err != nil {
+					t.Fatal(err)
+				}
+				lost := s.proxy.Inject(&redistest.Fault{Match: isAcquire, Times: 1})
+				// The other lock's acquisition lands just before the re-sent copy.
+				var other atomic.Int64
+				s.proxy.Inject(&redistest.Fault{Times: 1, Match: func(args []string) bool {
+					if lost.Hits() == 1 && other.Load() == 0 && isAcquire(args) {
+						other.Store(s.admin.Incr(ctx, counter).Val())
+					}
+					return false
+				}})
+				l, err := fix.Obtain(ctx, c, key, 10*time.Second, opts...)
+				if err != nil {
+					t.Fatalf("Obtain after a lost reply: %v", err)
+				}
+				defer l.Release(ctx)
+				if n := other.Load(); n != 2 {
+					t.Fatalf("the other lock's INCR gave %d, want 2: the re-sent copy was not seen", n)
+				}
+				if l.Fence() != 1 {
+					t.Errorf("fence %d, want 1, the fence the first copy issued (counter %q)", l.Fence(), s.admin.Get(ctx, counter).Val())
+				}
+				if got := s.admin.Get(ctx, key+":fenced").Val(); got != "1" {
+					t.Errorf("fence record %q, want \"1\"", got)
+				}
+			})
 		}
 	})
 }

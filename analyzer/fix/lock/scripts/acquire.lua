@@ -1,10 +1,11 @@
 -- KEYS[1]    lock key
--- KEYS[2..]  if ARGV[3] == "1": the fence counter, then the fence record
---            (the fence issued with the current lock); then, if
---            ARGV[4] ~= "", the queue of waiting callers
+-- KEYS[2..]  ARGV[3] fence keys: the fence counter, then the fence
+--            record (the fence issued with the current lock) of a
+--            counter that other locks may share; then, if ARGV[4] ~= "",
+--            the queue of waiting callers
 -- ARGV[1]    owner token
 -- ARGV[2]    lease in milliseconds
--- ARGV[3]    "1" when fence keys are passed
+-- ARGV[3]    how many fence keys are passed: "0", "1" or "2"
 -- ARGV[4]    the caller's entry in the queue, or "" for an attempt that
 --            neither queues nor honours the queue
 -- ARGV[5]    how long a lock reserved for the queue's head waits for it
@@ -15,7 +16,7 @@
 -- Returns {fence} (fence 1 without fencing) when acquired; {0, pttl} when
 -- not, pttl being how long the lock is held for at least (negative when
 -- unknown); {-2} when the key holds the caller's token but the fence
--- issued with it is gone.
+-- issued with it is gone (an evicted or deleted counter or record).
 --
 -- The queue is a JSON array of entries, first come first served, one per
 -- waiting process (its waiters take turns among themselves). A release
@@ -23,12 +24,13 @@
 -- entry (the lock key holds the entry for ARGV[5] ms) and publishes the
 -- entry on the channel; the head's next attempt claims it.
 local lock = KEYS[1]
-local n = 2
+local n = 2 + tonumber(ARGV[3])
 local fence, record, queue
-if ARGV[3] == "1" then
+if n > 2 then
   fence = KEYS[2]
+end
+if n > 3 then
   record = KEYS[3]
-  n = 4
 end
 local entry = ARGV[4]
 if entry ~= "" then
@@ -46,12 +48,14 @@ end
 -- The client re-sends a command whose reply it lost, and a release hands
 -- a lock to the next waiter of its process by setting that waiter's
 -- token: finding the caller's own token is the same acquisition, with the
--- fence recorded for it.
+-- fence issued with it. A counter of this lock's own moves only when the
+-- lock changes hands, so while the token holds the lock its value is that
+-- fence; a counter that others may share has the fence recorded.
 if held == ARGV[1] then
   if not fence then
     return {1}
   end
-  local issued = redis.call("GET", record)
+  local issued = redis.call("GET", record or fence)
   if issued then
     return {tonumber(issued)}
   end
@@ -62,7 +66,9 @@ local function take()
   redis.call("SET", lock, ARGV[1], "PX", ARGV[2])
   if fence then
     local issued = redis.call("INCR", fence)
-    redis.call("SET", record, issued, "PX", ARGV[2])
+    if record then
+      redis.call("SET", record, issued, "PX", ARGV[2])
+    end
     return {issued}
   end
   return {1}

@@ -2,8 +2,9 @@
 -- straight to the next waiter of the releasing process.
 -- KEYS[1]    lock key
 -- KEYS[2]    the queue of waiting callers
--- KEYS[3..4] the next owner's fence counter and fence record, when it
---            fences
+-- KEYS[3..]  the next owner's fence keys, when it fences: the counter,
+--            then the record of a counter that other locks may share
+--            (see acquire.lua)
 -- ARGV[1]    the releasing owner's token
 -- ARGV[2]    the next owner's token, or "" when the process has no waiter
 -- ARGV[3]    the next owner's lease in milliseconds
@@ -19,7 +20,7 @@
 -- {0} when the lock did not hold the releasing owner's token.
 local both = redis.call("MGET", KEYS[1], KEYS[2])
 local held, raw = both[1], both[2]
-local fenced = #KEYS == 4
+local fenced = #KEYS >= 3
 
 if held ~= ARGV[1] then
   -- The client re-sends a command whose reply it lost: a copy that finds
@@ -28,7 +29,7 @@ if held ~= ARGV[1] then
     if not fenced then
       return {1, 0}
     end
-    local issued = redis.call("GET", KEYS[4])
+    local issued = redis.call("GET", KEYS[#KEYS])
     if issued then
       return {1, tonumber(issued)}
     end
@@ -62,7 +63,9 @@ if mine then
     return {1, 0}
   end
   local issued = redis.call("INCR", KEYS[3])
-  redis.call("SET", KEYS[4], issued, "PX", ARGV[3])
+  if KEYS[4] then
+    redis.call("SET", KEYS[4], issued, "PX", ARGV[3])
+  end
   return {1, issued}
 end
 
