@@ -19,6 +19,9 @@
 // run than the differences being measured: the contended runs alternate
 // by round, and each round's uncontended runs are cut into slices (-slices)
 // taken in turn, since the load of a shared machine changes by the second.
+// The single-goroutine cycles run with the server and the bench pinned to
+// one CPU (-pin1, Linux): unpinned, their rate follows where the scheduler
+// puts the two processes more than what the implementations cost.
 //
 //	go run .            # from bench/lockbench; about 10 minutes
 //	go run . -quick     # smoke test, a few seconds
@@ -91,22 +94,29 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds; each runs every implementation once, in rotating order")
 	uslices := flag.Int("slices", 10, "slices each uncontended run is cut into, taken in turn with the other implementations'")
 	quick := flag.Bool("quick", false, "smoke test: one short round")
+	pin1 := flag.Bool("pin1", true, "run the single-goroutine cycles with the server and the bench on one CPU (see pin_linux.go)")
 	flag.Parse()
 	if *quick {
 		*duration, *uduration, *rounds, *uslices = 400*time.Millisecond, 200*time.Millisecond, 1, 2
 	}
-	if err := run(*duration, *uduration, *rounds, *uslices); err != nil {
+	if err := run(*duration, *uduration, *rounds, *uslices, *pin1); err != nil {
 		fmt.Fprintln(os.Stderr, "lockbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(duration, uduration time.Duration, rounds, uslices int) error {
+func run(duration, uduration time.Duration, rounds, uslices int, pin1 bool) error {
 	srv, err := startRedis()
 	if err != nil {
 		return err
 	}
 	defer srv.stop()
+	var pin *pinning
+	if pin1 {
+		if pin, err = newPinning(os.Getpid(), srv.cmd.Process.Pid); err != nil {
+			return err
+		}
+	}
 	// A signal must not leave the server behind.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -135,6 +145,9 @@ func run(duration, uduration time.Duration, rounds, uslices int) error {
 	ver, _ := admin.Info(ctx, "server").Result()
 	fmt.Printf("lockbench: %s, redis %s on %s, GOMAXPROCS=%d; %d round(s), uncontended %s, contended %s\n",
 		runtime.Version(), field(ver, "redis_version"), srv.addr, runtime.GOMAXPROCS(0), rounds, uduration, duration)
+	if pin != nil {
+		fmt.Printf("x1 runs: the server and the bench pinned to CPU %d (-pin1=false: not)\n", pin.cpu())
+	}
 
 	impls, fastImpls := implementations(client), implementations(fast)
 	fastOf := map[string]impl{}
@@ -155,7 +168,17 @@ func run(duration, uduration time.Duration, rounds, uslices int) error {
 		// Uncontended: every implementation on both clients, interleaved.
 		both := append(slices.Clone(order), fastImpls...)
 		for _, g := range []int{1, goroutines} {
+			if g == 1 && pin != nil {
+				if err := pin.pin(); err != nil {
+					return err
+				}
+			}
 			us, err := interleaved(ctx, admin, both, g, uduration, uslices, fmt.Sprintf("r%d", r))
+			if pin != nil {
+				if err := pin.unpin(); err != nil {
+					return err
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -305,12 +328,12 @@ func (h sentHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proc
 }
 
 type uresult struct {
-	rtPerCycle         float64
-	cyclesPerSec       float64
-	acqP50, acqP99     time.Duration
-	relP50, relP99     time.Duration
-	cmdsPerCycle       float64
-	cycles, errorCount int
+	rtPerCycle     float64
+	cyclesPerSec   float64
+	acqP50, acqP99 time.Duration
+	relP50, relP99 time.Duration
+	cmdsPerCycle   float64
+	cycles         int
 }
 
 // usample is one uncontended slice's raw figures.
@@ -622,7 +645,7 @@ func report(impls []impl, res map[string]*agg) (overlaps int64) {
 		tw.Flush()
 		fmt.Println()
 	}
-	fmt.Println("latencies are the x1 run's; cmd = INFO commandstats calls (includes commands run inside scripts); rt = commands the client sent")
+	fmt.Println("latencies are the x1 run's (pinned to one CPU unless -pin1=false); cmd = INFO commandstats calls (includes commands run inside scripts); rt = commands the client sent")
 
 	perSec := func(c cresult) float64 { return c.perSec }
 	cmds := func(c cresult) float64 { return c.cmdsPerAcq }
