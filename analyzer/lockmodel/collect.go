@@ -197,6 +197,35 @@ func (b *builder) forward() {
 			b.pass.ExportObjectFact(fn, f)
 		}
 	}
+	b.exportInterfaceForwarders()
+}
+
+// exportInterfaceForwarders exports, for each method of the package's
+// exported interfaces that one type of the package implements with a
+// forwarder, that forwarder: other packages call the interface (a
+// service's Store with a Redis implementation behind New), and the call
+// names the interface's method, not the type's.
+func (b *builder) exportInterfaceForwarders() {
+	if len(b.forwarders) == 0 {
+		return
+	}
+	scope := b.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() || !types.IsInterface(tn.Type()) {
+			continue
+		}
+		iface := tn.Type().Underlying().(*types.Interface)
+		for i := range iface.NumExplicitMethods() {
+			m := iface.ExplicitMethod(i)
+			if !m.Exported() {
+				continue
+			}
+			if f := b.forwarders[b.m.soleImplementation(m)]; f != nil {
+				b.pass.ExportObjectFact(m, f)
+			}
+		}
+	}
 }
 
 // place fills in the enclosing function, file and defer status.
