@@ -291,6 +291,19 @@ func (m *Model) readNotAcquired() map[string]bool {
 	return read
 }
 
+// LeaderKey reports whether key is a leader lease ("cron:leader",
+// "election:" + shard): a lock a process takes to act for all of them. Its
+// holder is the process, so an identity drawn once per process is a token
+// unique to its holder, and a standby that waits for the lease without a
+// deadline waits by design.
+func (m *Model) LeaderKey(key ast.Expr) bool {
+	return m.keys != nil && key != nil && m.keys.names(key, leaderWords, 0, map[ast.Node]bool{})
+}
+
+// LeaderName reports whether a function's name speaks of leadership
+// (tryBecomeLeader, campaign helpers named for the election).
+func (m *Model) LeaderName(name string) bool { return leaderWords.MatchText(name) }
+
 // Marker reports whether an acquire takes a key that nothing in the
 // package releases, renews or checks: a per-period "already ran" marker
 // (SETNX report:lock:<day> with a TTL and no release). Its value is never

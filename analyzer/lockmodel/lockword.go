@@ -14,6 +14,11 @@ var defaultWords = []string{
 	"lock", "mutex", "mtx", "lease", "leader", "semaphore", "redlock", "dlock",
 }
 
+// leaderWords mark a leader lease among lock keys: its holder is a
+// process, not a critical section, so the process's own identity is its
+// token and a standby waits for it without end.
+var leaderWords = newWords([]string{"leader", "election", "elector", "elect"})
+
 // suffixes are the inflections a lock word may carry and still count:
 // "locks", "locked", "locker", "leases", "leadership".
 var suffixes = []string{"", "s", "es", "ed", "er", "ers", "ing", "ship"}

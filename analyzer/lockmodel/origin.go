@@ -42,6 +42,10 @@ type TokenOrigin struct {
 	Origin Origin
 	What   string
 	At     ast.Node
+	// Drawn is set on an OriginOnce value that was fresh when drawn (a
+	// UUID made by a constructor or at start-up): unique to the process
+	// or instance that keeps it, and shared by all its acquisitions.
+	Drawn bool
 }
 
 // How the origins of a value's parts combine.

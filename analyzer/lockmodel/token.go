@@ -113,8 +113,8 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 			return TokenOrigin{}
 		}
 		what := "package-level variable " + diag.Quote(v.Name())
+		var s TokenOrigin
 		if d, ok := defs.initial(v); ok {
-			var s TokenOrigin
 			switch {
 			case d.val != nil:
 				s = t.expr(d.val, st, depth+1)
@@ -126,7 +126,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 				return s
 			}
 		}
-		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id}
+		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id, Drawn: s.Origin == OriginFresh}
 	}
 	if src, ok := defs.fills[v]; ok {
 		return src
@@ -248,7 +248,8 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		ctor = s.fn
 	}
-	return TokenOrigin{Origin: OriginOnce, What: "field " + diag.Quote(e.Sel.Name) + ", set once in " + diag.Quote(ctor.Name.Name), At: ctor.Name}
+	return TokenOrigin{Origin: OriginOnce, What: "field " + diag.Quote(e.Sel.Name) + ", set once in " + diag.Quote(ctor.Name.Name), At: ctor.Name,
+		Drawn: src.Origin == OriginFresh}
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not

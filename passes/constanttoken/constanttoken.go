@@ -53,10 +53,17 @@ func run(pass *analysis.Pass) (any, error) {
 	toks := m.Tokens()
 	loops := &reuse{pass: pass, m: m}
 	for _, c := range acquires {
-		if src := toks.Classify(c); src.Origin.Weak() {
+		src := toks.Classify(c)
+		switch {
+		case src.Drawn && m.LeaderKey(c.Key()):
+			// A leader lease's holder is the process: an identity drawn
+			// once for it is unique to its holder.
+		case src.Origin.Weak():
 			reportWeak(pass, m, c, src)
-		} else if rel := loops.reacquired(c); rel != nil {
-			reportReuse(pass, m, c, rel)
+		default:
+			if rel := loops.reacquired(c); rel != nil {
+				reportReuse(pass, m, c, rel)
+			}
 		}
 	}
 	return nil, nil

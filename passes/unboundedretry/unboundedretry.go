@@ -71,6 +71,12 @@ func run(pass *analysis.Pass) (any, error) {
 		if tries = l.retried(m, tries); len(tries) == 0 {
 			continue
 		}
+		if waits(pass, loop) {
+			tries = slices.DeleteFunc(tries, func(t *ast.CallExpr) bool { return standby(pass, m, t) })
+			if len(tries) == 0 {
+				continue
+			}
+		}
 		exits := l.exits()
 		if len(exits) == 0 || l.bounded(exits) {
 			continue
@@ -277,4 +283,57 @@ func constantSleep(pass *analysis.Pass, loop ast.Stmt) ast.Node {
 		return true
 	})
 	return found
+}
+
+// standby reports an attempt at a leader lease, directly or through a
+// helper named for the leadership: a replica that waits for the lease
+// between attempts, without a deadline, is a standby doing its job.
+func standby(pass *analysis.Pass, m *lockmodel.Model, try *ast.CallExpr) bool {
+	if c := m.CallOf(try); c != nil {
+		return m.LeaderKey(c.Key())
+	}
+	fn := funcOf(pass.TypesInfo, try)
+	return fn != nil && m.LeaderName(fn.Name())
+}
+
+// waits reports a loop that blocks between its iterations: a sleep, or a
+// receive from a timer, a ticker or time.After.
+func waits(pass *analysis.Pass, loop ast.Stmt) bool {
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = isTimeFunc(funcOf(pass.TypesInfo, n), "Sleep")
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && timeChannel(pass.TypesInfo, n.X)
+		case *ast.RangeStmt:
+			found = timeChannel(pass.TypesInfo, n.X)
+		}
+		return true
+	})
+	return found
+}
+
+// timeChannel reports a channel of the time package's: time.After's, or
+// the C of a *time.Timer or *time.Ticker.
+func timeChannel(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok {
+		return isTimeFunc(funcOf(info, call), "After", "Tick")
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "C" {
+		return false
+	}
+	t := info.TypeOf(sel.X)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && (n.Obj().Name() == "Timer" || n.Obj().Name() == "Ticker")
 }
