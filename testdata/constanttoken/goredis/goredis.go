@@ -131,7 +131,7 @@ func (l *Locker) Lock(ctx context.Context, name string) (bool, error) {
 	return l.rdb.SetNX(ctx, "locks:"+name, l.owner, ttl).Result() // want "lock key `\"locks:\" \\+ name` acquired with a non-unique token \\(field `owner`, set once in `NewLocker`\\)"
 }
 
-// An elector whose identity is drawn once, campaigning for a fixed key.
+// An elector's identity drawn once is its leader lease's token: the process holds it.
 type Elector struct {
 	rdb redis.UniversalClient
 	id  string
@@ -144,7 +144,7 @@ func NewElector(rdb redis.UniversalClient) *Elector {
 }
 
 func (e *Elector) Campaign(ctx context.Context) bool {
-	return e.rdb.SetNX(ctx, "service:leader", e.id, ttl).Val() // want "lock key `\"service:leader\"` acquired with a non-unique token \\(field `id`, set once in `NewElector`\\)"
+	return e.rdb.SetNX(ctx, "service:leader", e.id, ttl).Val()
 }
 
 // A worker loop that acquires, works and releases, round after round,
