@@ -147,14 +147,14 @@ func (b *builder) forward() {
 				}
 			}
 		}
-		// l.client.SetNEX(...) through the package's own interface, which
-		// one type of the package implements: that type's forwarder.
+		// l.client.SetNEX(...) through the package's own interface, of
+		// whose implementations one forwards: that type's forwarder.
 		for obj, sites := range b.m.defs.calls {
 			fn, _ := obj.(*types.Func)
 			if fn == nil {
 				continue
 			}
-			f := b.forwarders[b.m.soleImplementation(fn)]
+			f := b.forwardingImplementation(fn)
 			if f == nil {
 				continue
 			}
@@ -201,7 +201,7 @@ func (b *builder) forward() {
 }
 
 // exportInterfaceForwarders exports, for each method of the package's
-// exported interfaces that one type of the package implements with a
+// exported interfaces of whose implementations in the package one is a
 // forwarder, that forwarder: other packages call the interface (a
 // service's Store with a Redis implementation behind New), and the call
 // names the interface's method, not the type's.
@@ -221,7 +221,7 @@ func (b *builder) exportInterfaceForwarders() {
 			if !m.Exported() {
 				continue
 			}
-			if f := b.forwarders[b.m.soleImplementation(m)]; f != nil {
+			if f := b.forwardingImplementation(m); f != nil {
 				b.pass.ExportObjectFact(m, f)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // keyIndex answers the two questions every pass asks of a key expression:
@@ -135,6 +137,58 @@ func (k *keyIndex) render(sb *strings.Builder, e ast.Expr, depth int) {
 	default:
 		fmt.Fprintf(sb, "?%d", e.Pos())
 	}
+}
+
+// keyFamily renders the constant skeleton of a key expression, every
+// variable part a "*": fmt.Sprintf("code:%v", phone) in one function and
+// fmt.Sprintf("code:%v", req.Phone) in another are keys of one family.
+// ok is false for a skeleton without a constant part, which says nothing
+// of what kind of key it is.
+func (m *Model) keyFamily(e ast.Expr) (string, bool) {
+	if m.keys == nil || e == nil {
+		return "", false
+	}
+	var sb strings.Builder
+	consts := m.keys.family(&sb, e, 0)
+	return sb.String(), consts
+}
+
+func (k *keyIndex) family(sb *strings.Builder, e ast.Expr, depth int) bool {
+	info := k.m.Pass.TypesInfo
+	if s, ok := constStringOf(info, e); ok {
+		sb.WriteString(strconv.Quote(s))
+		return s != ""
+	}
+	if depth > maxDepth {
+		sb.WriteString("*")
+		return false
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return k.family(sb, e.X, depth)
+	case *ast.Ident:
+		if def := k.definition(info.ObjectOf(e)); def != nil {
+			return k.family(sb, def, depth+1)
+		}
+	case *ast.BinaryExpr:
+		sb.WriteString("(")
+		x := k.family(sb, e.X, depth+1)
+		sb.WriteString(e.Op.String())
+		y := k.family(sb, e.Y, depth+1)
+		sb.WriteString(")")
+		return x || y
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, e).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || len(e.Args) == 0 {
+			break
+		}
+		sb.WriteString("fmt." + fn.Name() + "(")
+		consts := k.family(sb, e.Args[0], depth+1)
+		sb.WriteString(",...)")
+		return consts
+	}
+	sb.WriteString("*")
+	return false
 }
 
 // SameKey reports whether a (a key of call ca) and b (of call cb) denote

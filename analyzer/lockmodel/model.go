@@ -232,8 +232,8 @@ type Model struct {
 	loops      []Loop
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
-	// impls caches soleImplementation.
-	impls map[*types.Func]*types.Func
+	// impls caches implementations.
+	impls map[*types.Func][]*types.Func
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool
@@ -409,6 +409,9 @@ func InMainModule(pass *analysis.Pass) bool {
 }
 
 // IsTestFile reports whether c sits in a _test.go file.
-func (m *Model) IsTestFile(c *Call) bool {
-	return strings.HasSuffix(m.Pass.Fset.File(c.Pos()).Name(), "_test.go")
+func (m *Model) IsTestFile(c *Call) bool { return m.InTestFile(c.Expr) }
+
+// InTestFile reports whether n sits in a _test.go file.
+func (m *Model) InTestFile(n ast.Node) bool {
+	return strings.HasSuffix(m.Pass.Fset.File(n.Pos()).Name(), "_test.go")
 }

@@ -45,6 +45,45 @@ func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
 	return nil
 }
 
+// WrittenAsValue reports whether the package writes keys of key's family
+// with a plain SET (no NX, no IFEQ): a verification code stored by one
+// handler and read, compared with the request and deleted by another. A
+// GET, a compare and a DEL of such a key consume a value; they are no
+// owner check of a lock.
+func (m *Model) WrittenAsValue(key ast.Expr) bool {
+	fam, ok := m.keyFamily(key)
+	if !ok {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o.Overwrites() {
+			if f, ok := m.keyFamily(o.Key()); ok && f == fam {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Counted reports whether the package takes key by counting, with an
+// INCR compared with 1 and never a SET NX: a semaphore's permits or a
+// first-caller counter. Such a key has no single owner, so no owner
+// check can guard its TTL; a renewal of it is no renewal of a lock.
+func (m *Model) Counted(key ast.Expr) bool {
+	id := m.KeyID(key)
+	counted := false
+	for _, o := range m.Calls {
+		if o.Key() == nil || m.KeyID(o.Key()) != id {
+			continue
+		}
+		if o.Acquires() {
+			return false
+		}
+		counted = counted || o.TakesFirst
+	}
+	return counted
+}
+
 func encloses(fn ast.Node, c *Call) bool {
 	return fn != nil && fn.Pos() <= c.Pos() && c.End() <= fn.End()
 }

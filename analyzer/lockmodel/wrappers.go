@@ -261,11 +261,11 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	return nil
 }
 
-// soleImplementation returns, for a method of an interface declared in
-// this package, the method of the one named type of this package that
-// implements the interface, or nil when none or several do: a service's
-// LockClient interface over its own *Client.
-func (m *Model) soleImplementation(fn *types.Func) *types.Func {
+// implementations returns, for a method of an interface declared in this
+// package, the methods of this package's named types that implement it:
+// a service's LockClient interface over its own *Client, or a Store with
+// a Redis and an in-memory implementation.
+func (m *Model) implementations(fn *types.Func) []*types.Func {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
 		return nil
@@ -275,12 +275,12 @@ func (m *Model) soleImplementation(fn *types.Func) *types.Func {
 		return nil
 	}
 	if m.impls == nil {
-		m.impls = map[*types.Func]*types.Func{}
+		m.impls = map[*types.Func][]*types.Func{}
 	}
-	if impl, ok := m.impls[fn]; ok {
-		return impl
+	if impls, ok := m.impls[fn]; ok {
+		return impls
 	}
-	var impl *types.Func
+	var impls []*types.Func
 	scope := m.Pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -292,15 +292,33 @@ func (m *Model) soleImplementation(fn *types.Func) *types.Func {
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pass.Pkg, fn.Name())
-			meth, _ := obj.(*types.Func)
-			if meth == nil || impl != nil && impl != meth {
-				m.impls[fn] = nil
-				return nil
+			if meth, _ := obj.(*types.Func); meth != nil {
+				impls = append(impls, meth)
 			}
-			impl = meth
 			break
 		}
 	}
-	m.impls[fn] = impl
-	return impl
+	m.impls[fn] = impls
+	return impls
+}
+
+// forwardingImplementation returns the forwarder of the implementations
+// of fn, an interface method, that forward to a client, when they all
+// forward alike: the Redis implementation next to an in-memory one for
+// tests takes the calls that matter, and a single-node and a Cluster
+// implementation that both send DEL send DEL. Forwarders that differ
+// leave the call unknown.
+func (b *builder) forwardingImplementation(fn *types.Func) *Forwarder {
+	var found *Forwarder
+	for _, impl := range b.m.implementations(fn) {
+		f := b.forwarders[impl]
+		switch {
+		case f == nil:
+		case found == nil:
+			found = f
+		case *f != *found:
+			return nil
+		}
+	}
+	return found
 }

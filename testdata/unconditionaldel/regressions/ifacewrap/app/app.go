@@ -22,15 +22,21 @@ func (s *Summaries) Rebuild(ctx context.Context, id, token string) error {
 	return nil
 }
 
-// Near misses: a cache key through the same Store, and a lock key
-// through an interface with two implementations.
-func (s *Summaries) Evict(ctx context.Context, id string) error {
-	return s.store.Remove(ctx, "summary:cache:"+id)
-}
-
+// Through an interface whose Redis implementation sits next to an
+// in-memory one.
 func Unflag(ctx context.Context, f kv.Flags, id string) error {
 	if ok, err := f.Raise(ctx, "lock:flag:"+id, time.Minute); err != nil || !ok {
 		return err
 	}
-	return f.Lower(ctx, "lock:flag:"+id)
+	return f.Lower(ctx, "lock:flag:"+id) // want "DEL of lock key `\"lock:flag:\" \\+ id` without an owner check"
+}
+
+// Near misses: a cache key through the same Store, and a lock key through
+// an interface whose two Redis implementations differ.
+func (s *Summaries) Evict(ctx context.Context, id string) error {
+	return s.store.Remove(ctx, "summary:cache:"+id)
+}
+
+func Unmark(ctx context.Context, m kv.Marks, id string) error {
+	return m.Clear(ctx, "lock:mark:"+id)
 }

@@ -31,8 +31,8 @@ func (s *redisStore) Remove(ctx context.Context, key string) error {
 	return s.rdb.Del(ctx, key).Err()
 }
 
-// Flags has two implementations, Redis and in-memory: a call through it
-// is not known to reach Redis.
+// Flags has two implementations, Redis and in-memory (for tests): the
+// Redis one takes the calls that matter.
 type Flags interface {
 	Raise(ctx context.Context, key string, ttl time.Duration) (bool, error)
 	Lower(ctx context.Context, key string) error
@@ -74,4 +74,28 @@ func NewFlags(rdb *redis.Client) Flags {
 		return &memFlags{m: map[string]bool{}}
 	}
 	return redisFlags{rdb}
+}
+
+// Marks has two Redis implementations that send different commands for
+// Clear: a call of it is not known to be a DEL.
+type Marks interface {
+	Clear(ctx context.Context, key string) error
+}
+
+type delMarks struct{ rdb *redis.Client }
+
+func (m delMarks) Clear(ctx context.Context, key string) error { return m.rdb.Del(ctx, key).Err() }
+
+type expireMarks struct{ rdb *redis.Client }
+
+func (m expireMarks) Clear(ctx context.Context, key string) error {
+	return m.rdb.Expire(ctx, key, time.Second).Err()
+}
+
+// NewMarks picks one.
+func NewMarks(rdb *redis.Client, soft bool) Marks {
+	if soft {
+		return expireMarks{rdb}
+	}
+	return delMarks{rdb}
 }
