@@ -152,7 +152,14 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		}
 		return found
 	}
-	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: c.Module,
+	module := c.Module
+	if !InMainModule(m.Pass) {
+		// A framework's client (go-zero's Redis) is what its callers hold,
+		// not the client it wraps: the library entry for its code is the
+		// one for a client without an adapter.
+		module = m.Pass.Pkg.Path()
+	}
+	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: module,
 		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL)}
 	if c.Command == CmdSet && c.Flags&FlagNX != 0 && f.TTL >= 0 {
 		// SET NX PX with the TTL from a parameter: the caller may pass 0.

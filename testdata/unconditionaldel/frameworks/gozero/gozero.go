@@ -15,7 +15,7 @@ func seckill(ctx context.Context, rds *redis.Redis, shop int64, token string) er
 	if err != nil || !ok {
 		return err
 	}
-	defer rds.DelCtx(ctx, lockKey) // want "DEL of lock key `lockKey` without an owner check"
+	defer rds.DelCtx(ctx, lockKey) // want "DEL of lock key `lockKey` without an owner check; release with `lock.Release` \\(DELEX IFEQ or compare-and-delete\\)$"
 	return nil
 }
 
