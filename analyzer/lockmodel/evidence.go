@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/locklint/locklint/analyzer/diag"
 )
 
@@ -309,8 +311,9 @@ func (m *Model) LeaderName(name string) bool { return leaderWords.MatchText(name
 // (SETNX report:lock:<day> with a TTL and no release). Its value is never
 // compared, so it guards nothing a token could protect. Only keys whose
 // identity is closed in this function (constants and locals, no parameter
-// or field) count: a key that comes in from outside may be released where
-// it came from.
+// or field), or that only an unexported helper of the package makes (a
+// throttle key built from the caller's arguments), count: a key that comes in from outside may be released where it came
+// from.
 func (m *Model) Marker(c *Call) bool {
 	key := c.Key()
 	// Through a helper, the release may be another helper the model does
@@ -320,7 +323,15 @@ func (m *Model) Marker(c *Call) bool {
 	if c.Queued || returned(c) {
 		return false
 	}
-	if !c.Acquires() || key == nil || c.Via != nil || !m.closedKey(c, key) {
+	if !c.Acquires() || key == nil || c.Via != nil {
+		return false
+	}
+	// A key built in the function from constants and locals, or one that
+	// only an unexported helper of the package makes, is released, if
+	// anywhere, by a command of this package on a key that helper makes.
+	closed := m.closedKey(c, key)
+	fam, ok := m.helperKey(key)
+	if !closed && !ok {
 		return false
 	}
 	id := m.KeyID(key)
@@ -333,7 +344,8 @@ func (m *Model) Marker(c *Call) bool {
 		}
 		touches := false
 		for _, k := range o.Keys {
-			touches = touches || m.KeyID(k) == id
+			f, fok := m.helperKey(k)
+			touches = touches || m.KeyID(k) == id || ok && fok && f == fam
 		}
 		if !touches {
 			continue
@@ -344,6 +356,36 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// helperKey returns the unexported helper of the package that makes key
+// (through local variables and strings.ToLower and its kin): a key no
+// other package can make, whatever the arguments.
+func (m *Model) helperKey(key ast.Expr) (*types.Func, bool) {
+	info := m.Pass.TypesInfo
+	for depth := 0; depth <= maxDepth; depth++ {
+		switch e := ast.Unparen(key).(type) {
+		case *ast.Ident:
+			def := m.keys.definition(info.ObjectOf(e))
+			if def == nil {
+				return nil, false
+			}
+			key = def
+			continue
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, e).(*types.Func)
+			switch {
+			case fn == nil || fn.Pkg() == nil:
+			case fn.Pkg().Path() == "strings" && len(e.Args) > 0:
+				key = e.Args[0]
+				continue
+			case fn.Pkg() == m.Pass.Pkg && !fn.Exported():
+				return fn, true
+			}
+		}
+		return nil, false
+	}
+	return nil, false
 }
 
 // closedKey reports whether key is built only from constants and local
