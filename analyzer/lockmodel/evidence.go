@@ -331,15 +331,31 @@ func (m *Model) Marker(c *Call) bool {
 	// anywhere, by a command of this package on a key that helper makes.
 	closed := m.closedKey(c, key)
 	fam, ok := m.helperKey(key)
+	var sites []callSite
+	var index int
 	if !closed && !ok {
-		return false
+		// A parameter of an unexported function that only its callers
+		// here name, each passing a key that one helper makes.
+		if fam, sites, index, ok = m.helperParam(c, key); !ok {
+			return false
+		}
 	}
 	id := m.KeyID(key)
-	if m.passesKey(c.Decl, c, id) {
+	if m.passesKey(c.Decl, c.Expr, id) {
 		return false
 	}
+	for _, s := range sites {
+		if m.passesKey(s.fn, s.call, m.KeyID(s.call.Args[index])) {
+			return false
+		}
+	}
+	var self types.Object
+	if sites != nil {
+		self = m.Pass.TypesInfo.Defs[c.Decl.Name]
+	}
 	for _, o := range m.Calls {
-		if o == c || o.Key() == nil {
+		// A call of the acquiring function is this acquisition again.
+		if o == c || o.Key() == nil || sites != nil && o.Via == self {
 			continue
 		}
 		touches := false
@@ -356,6 +372,37 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// helperParam returns, for a key that is a parameter of c's function,
+// the helper that makes what every call of the function passes there,
+// with those calls and the parameter's index: the function must be
+// unexported and named nowhere but in those calls.
+func (m *Model) helperParam(c *Call, key ast.Expr) (*types.Func, []callSite, int, bool) {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok || c.Decl == nil {
+		return nil, nil, 0, false
+	}
+	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
+	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn || p.fn.Exported() {
+		return nil, nil, 0, false
+	}
+	sites := m.defs.calls[p.fn]
+	if len(sites) == 0 || m.defs.uses[p.fn] != len(sites) {
+		return nil, nil, 0, false
+	}
+	var fam *types.Func
+	for _, s := range sites {
+		if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() {
+			return nil, nil, 0, false
+		}
+		f, ok := m.helperKey(s.call.Args[p.index])
+		if !ok || fam != nil && f != fam {
+			return nil, nil, 0, false
+		}
+		fam = f
+	}
+	return fam, sites, p.index, true
 }
 
 // helperKey returns the unexported helper of the package that makes key
@@ -457,26 +504,86 @@ func returned(c *Call) bool {
 }
 
 // passesKey reports whether d hands the key with identity id to a call
-// that is not a command (fix.Release(ctx, rdb, key, token), a helper of
-// its own): that call may release it.
-func (m *Model) passesKey(d *ast.FuncDecl, c *Call, id string) bool {
+// other than by that is not a command (fix.Release(ctx, rdb, key, token),
+// a helper of its own): that call may release it. A function of the
+// package that only derives other keys from it (jobRunningKey(key))
+// releases nothing of this one.
+func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 	if d == nil || d.Body == nil {
 		return false
 	}
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if found || !ok || call == c.Expr || m.byID[call] != nil {
+		if found || !ok || call == by || m.byID[call] != nil {
 			return !found
 		}
-		for _, a := range call.Args {
-			if m.KeyID(a) == id {
+		for i, a := range call.Args {
+			if m.KeyID(a) == id && !m.derivesOnly(call, i) {
 				found = true
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// derivesOnly reports whether call calls a function of the package that
+// uses its i-th parameter only as an argument of unexported helpers of
+// the package that make a string: the keys it touches are others. A
+// string-making helper called with the key derives a key itself.
+func (m *Model) derivesOnly(call *ast.CallExpr, i int) bool {
+	info := m.Pass.TypesInfo
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != m.Pass.Pkg || call.Ellipsis.IsValid() {
+		return false
+	}
+	if keyHelper(fn) {
+		return true
+	}
+	sig := fn.Type().(*types.Signature)
+	if i >= sig.Params().Len() || sig.Variadic() && i == sig.Params().Len()-1 {
+		return false
+	}
+	p := sig.Params().At(i)
+	var body *ast.BlockStmt
+	for _, n := range m.defs.decls {
+		if d, ok := n.(*ast.FuncDecl); ok && info.Defs[d.Name] == fn {
+			body = d.Body
+		}
+	}
+	if body == nil {
+		return false
+	}
+	uses, derived := 0, 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if info.Uses[n] == p {
+				uses++
+			}
+		case *ast.CallExpr:
+			if f, _ := typeutil.Callee(info, n).(*types.Func); f != nil && f.Pkg() == m.Pass.Pkg && keyHelper(f) {
+				for _, a := range n.Args {
+					if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == p {
+						derived++
+					}
+				}
+			}
+		}
+		return true
+	})
+	return uses > 0 && uses == derived
+}
+
+// keyHelper reports an unexported function that returns one string.
+func keyHelper(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if fn.Exported() || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }
 
 // UndoOnFailure reports whether c, a delete of key, only undoes a take
@@ -513,7 +620,7 @@ func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
 			}
 		}
 	}
-	return !m.passesKey(c.Decl, c, m.KeyID(key))
+	return !m.passesKey(c.Decl, c.Expr, m.KeyID(key))
 }
 
 // errorCheck reports whether cond is err != nil for an error-typed err.
