@@ -304,7 +304,7 @@ func standby(pass *analysis.Pass, m *lockmodel.Model, try *ast.CallExpr) bool {
 }
 
 // waits reports a loop that blocks between its iterations: a sleep, or a
-// receive from a timer, a ticker or time.After.
+// receive from a channel of time.Time (a timer's, a ticker's, time.After's).
 func waits(pass *analysis.Pass, loop ast.Stmt) bool {
 	found := false
 	ast.Inspect(loop, func(n ast.Node) bool {
@@ -317,30 +317,11 @@ func waits(pass *analysis.Pass, loop ast.Stmt) bool {
 		case *ast.CallExpr:
 			found = isTimeFunc(funcOf(pass.TypesInfo, n), "Sleep")
 		case *ast.UnaryExpr:
-			found = n.Op == token.ARROW && timeChannel(pass.TypesInfo, n.X)
+			found = n.Op == token.ARROW && isTimeChan(pass.TypesInfo.TypeOf(n.X))
 		case *ast.RangeStmt:
-			found = timeChannel(pass.TypesInfo, n.X)
+			found = isTimeChan(pass.TypesInfo.TypeOf(n.X))
 		}
 		return true
 	})
 	return found
-}
-
-// timeChannel reports a channel of the time package's: time.After's, or
-// the C of a *time.Timer or *time.Ticker.
-func timeChannel(info *types.Info, e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if call, ok := e.(*ast.CallExpr); ok {
-		return isTimeFunc(funcOf(info, call), "After", "Tick")
-	}
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "C" {
-		return false
-	}
-	t := info.TypeOf(sel.X)
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && (n.Obj().Name() == "Timer" || n.Obj().Name() == "Ticker")
 }
