@@ -283,12 +283,40 @@ func (d *defIndex) addParams(decl *ast.FuncDecl, obj types.Object) {
 // callers returns every call of fn in the package, or false when fn is
 // also named elsewhere (passed as a value, or exported, so that callers
 // may be out of sight).
-func (d *defIndex) callers(fn *types.Func) ([]callSite, bool) {
+func (d *defIndex) callers(fn *types.Func) ([]callSite, bool) { return d.calledOnly(fn, false) }
+
+// calledOnly is callers, for methods too when methods is set: an
+// unexported method that no interface of the package declares cannot be
+// called through one, so its calls are all in sight as well.
+func (d *defIndex) calledOnly(fn *types.Func, methods bool) ([]callSite, bool) {
 	calls := d.calls[fn]
-	if fn.Exported() || fn.Type().(*types.Signature).Recv() != nil || len(calls) == 0 || d.uses[fn] != len(calls) {
+	method := fn.Type().(*types.Signature).Recv() != nil
+	if fn.Exported() || method && (!methods || d.declaredByInterface(fn.Name())) || len(calls) == 0 || d.uses[fn] != len(calls) {
 		return nil, false
 	}
 	return calls, true
+}
+
+// declaredByInterface reports whether an interface type of the package
+// has a method named name.
+func (d *defIndex) declaredByInterface(name string) bool {
+	scope := d.pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			if iface.Method(i).Name() == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // write records b.WriteString(v) and its kin on a local bytes.Buffer or

@@ -376,19 +376,19 @@ func (m *Model) Marker(c *Call) bool {
 
 // helperParam returns, for a key that is a parameter of c's function,
 // the helper that makes what every call of the function passes there,
-// with those calls and the parameter's index: the function must be
-// unexported and named nowhere but in those calls.
+// with those calls and the parameter's index: the function must be named
+// nowhere but in those calls (defIndex.calledOnly).
 func (m *Model) helperParam(c *Call, key ast.Expr) (*types.Func, []callSite, int, bool) {
 	id, ok := ast.Unparen(key).(*ast.Ident)
 	if !ok || c.Decl == nil {
 		return nil, nil, 0, false
 	}
 	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
-	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn || p.fn.Exported() {
+	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn {
 		return nil, nil, 0, false
 	}
-	sites := m.defs.calls[p.fn]
-	if len(sites) == 0 || m.defs.uses[p.fn] != len(sites) {
+	sites, ok := m.defs.calledOnly(p.fn, true)
+	if !ok {
 		return nil, nil, 0, false
 	}
 	var fam *types.Func
@@ -546,15 +546,11 @@ func (m *Model) derivesOnly(call *ast.CallExpr, i int) bool {
 		return false
 	}
 	p := sig.Params().At(i)
-	var body *ast.BlockStmt
-	for _, n := range m.defs.decls {
-		if d, ok := n.(*ast.FuncDecl); ok && info.Defs[d.Name] == fn {
-			body = d.Body
-		}
-	}
-	if body == nil {
+	decl := m.defs.funcs[fn]
+	if decl == nil || decl.Body == nil {
 		return false
 	}
+	body := decl.Body
 	uses, derived := 0, 0
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
