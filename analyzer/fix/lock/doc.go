@@ -67,7 +67,10 @@
 //     waits up to its ReadTimeout (3 s by default in go-redis v9.18, 5 s in
 //     v9.23) per try, so on such a client the library runs each command on
 //     a goroutine and stops waiting at the deadline (clients with
-//     ContextTimeoutEnabled are called directly).
+//     ContextTimeoutEnabled are called directly). A context that can be
+//     cancelled but has no deadline (a request's, often) gives no client a
+//     socket deadline, so a command under it is waited for on a goroutine
+//     with every client, and the call returns at the cancellation.
 //     A command cut off that way is not cancelled: its goroutine ends when
 //     the client gives up on it, within its ReadTimeout, and a cut-off
 //     acquire then removes its token if it took the lock (one more

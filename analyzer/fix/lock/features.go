@@ -74,6 +74,17 @@ func (s *serverFeatures) learn(f feature, ok bool) {
 	s[f].Store(v)
 }
 
-// honoursContext reports whether the client's commands end at their
-// context's deadline.
-func honoursContext(client Client) bool { return client.Info().Deadlines }
+// honoursContext reports whether a command the client sends under ctx
+// ends when ctx does: ctx never ends, or it has a deadline and the
+// client's commands end at theirs. A context that can be cancelled but
+// has no deadline is waited for on a goroutine, since no client aborts
+// socket I/O on a cancellation alone.
+func honoursContext(ctx context.Context, client Client) bool {
+	if ctx.Done() == nil {
+		return true
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		return false
+	}
+	return client.Info().Deadlines
+}

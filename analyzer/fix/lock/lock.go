@@ -141,7 +141,7 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 	if !waiting {
 		maxAttempts = 1
 	}
-	direct := honoursContext(a.client)
+	direct := honoursContext(ctx, a.client)
 	var timer *time.Timer
 	var t tries
 	fail := func(attempts int, err error) (*Lock, error) {
@@ -156,7 +156,7 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 		var res []int64
 		var err error
 		var inFlight bool
-		if direct || ctx.Done() == nil {
+		if direct {
 			res, err = a.attempt(ctx, "")
 		} else {
 			// A reply that comes after ctx ended is not awaited; if that
@@ -422,7 +422,7 @@ func (a *acquisition) remove(ctx context.Context, key, value string) string {
 func (a *acquisition) removeWith(ctx context.Context, removal func(context.Context) error) string {
 	rctx, cancel := detached(ctx, a.o.releaseTimeout)
 	op := func() (struct{}, error) { return struct{}{}, removal(rctx) }
-	wait, direct := rctx, honoursContext(a.client)
+	wait, direct := rctx, honoursContext(rctx, a.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}

@@ -377,7 +377,7 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 		return handoffScript.ints(ctx, wq.client, keys, token, next, itoa(ttl), own,
 			itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
-	res, err, inFlight := bounded(ctx, honoursContext(wq.client), op, nil)
+	res, err, inFlight := bounded(ctx, honoursContext(ctx, wq.client), op, nil)
 	if inFlight {
 		return nil, fmt.Errorf("%w: the release may still run, its outcome unknown", err)
 	}
@@ -404,7 +404,7 @@ func (wq *waitQueue) leave(ctx context.Context, entry string, o *options) {
 		return leaveScript.int(rctx, wq.client, []string{wq.key, wq.queue}, entry,
 			itoa(o.backoff.grantTTL().Milliseconds()), itoa(o.backoff.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
-	wait, direct := rctx, honoursContext(wq.client)
+	wait, direct := rctx, honoursContext(rctx, wq.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}
@@ -455,7 +455,7 @@ func publishMode(client Client) string {
 func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 	o := a.o
 	wq, w := joinQueue(a)
-	direct := honoursContext(a.client)
+	direct := honoursContext(ctx, a.client)
 	var (
 		t        tries
 		timer    *time.Timer

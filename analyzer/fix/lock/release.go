@@ -56,7 +56,7 @@ func Release(ctx context.Context, client Client, key string, token string) error
 func releaseBounded(ctx context.Context, client Client, key, token string, timeout time.Duration) (ReleasePath, error) {
 	rctx, cancel := detached(ctx, timeout)
 	defer cancel()
-	if honoursContext(client) {
+	if honoursContext(rctx, client) {
 		return compareAndDelete(rctx, client, key, token)
 	}
 	op := func() (ReleasePath, error) { return compareAndDelete(rctx, client, key, token) }
@@ -71,7 +71,7 @@ func releaseBounded(ctx context.Context, client Client, key, token string, timeo
 // the client's own timeouts.
 func refreshBounded(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
 	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl, rep) }
-	_, err, inFlight := bounded(ctx, honoursContext(client), op, nil)
+	_, err, inFlight := bounded(ctx, honoursContext(ctx, client), op, nil)
 	if inFlight {
 		return fmt.Errorf("%w: the extension may still be applied, its outcome unknown", err)
 	}

@@ -318,6 +318,21 @@ func TestStalledNetworkBoundedByDeadlines(t *testing.T) {
 		return err
 	}), deadline)
 	timed("Lock.Refresh", withDeadline(func(ctx context.Context) error { return l.Refresh(ctx, 10*time.Second) }), deadline)
+	// A request's context is often cancelled without having a deadline;
+	// go-redis sets socket deadlines only from a deadline, so the library
+	// must stop waiting at the cancellation itself.
+	cancelledLater := func(f func(context.Context) error) func() error {
+		return func() error {
+			cctx, cancel := context.WithCancel(context.Background())
+			defer time.AfterFunc(deadline, cancel).Stop()
+			return f(cctx)
+		}
+	}
+	timed("Obtain (cancelled, no deadline)", cancelledLater(func(ctx context.Context) error {
+		_, err := fix.Obtain(ctx, c, "lock:{stall3}", time.Second)
+		return err
+	}), deadline)
+	timed("Lock.Refresh (cancelled, no deadline)", cancelledLater(func(ctx context.Context) error { return l.Refresh(ctx, 10*time.Second) }), deadline)
 	// Release ignores the cancellation of its context, so give it one that
 	// is already cancelled: only the release timeout may bound it.
 	cancelled, cancel := context.WithCancel(ctx)
