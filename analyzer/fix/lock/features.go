@@ -80,11 +80,9 @@ func (s *serverFeatures) learn(f feature, ok bool) {
 // has no deadline is waited for on a goroutine, since no client aborts
 // socket I/O on a cancellation alone.
 func honoursContext(ctx context.Context, client Client) bool {
-	if ctx.Done() == nil {
-		return true
+	if _, ok := ctx.Deadline(); ok {
+		return client.Info().Deadlines
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		return false
-	}
-	return client.Info().Deadlines
+	// Asked last: a cancel context makes its channel on the first Done.
+	return ctx.Done() == nil
 }
