@@ -62,6 +62,9 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 		// Read as data and never acquired: usage outweighs any name.
 		return NotLock, ""
 	}
+	if fam, ok := m.counterFamily(key); ok && m.windowKeys[fam] {
+		return NotLock, ""
+	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, ""
 	}
@@ -291,6 +294,63 @@ func (m *Model) readNotAcquired() map[string]bool {
 		}
 	}
 	return read
+}
+
+// windowedNotAcquired returns the families of the keys that some INCR
+// counts in a window (Call.Window) and nothing acquires: a lockout's
+// "login:lock:" + user, counted in one function and cleared with DEL in
+// another, is a counter, and its DEL a reset. Families, not identities:
+// the count and its reset are usually apart, each with its own user.
+func (m *Model) windowedNotAcquired() map[string]bool {
+	var counted map[string]bool
+	for _, c := range m.Calls {
+		if c.Window {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				if counted == nil {
+					counted = map[string]bool{}
+				}
+				counted[fam] = true
+			}
+		}
+	}
+	if counted == nil {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if c.Acquires() || c.TakesFirst {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				delete(counted, fam)
+			}
+		}
+	}
+	return counted
+}
+
+// counterFamily is keyFamily, except that a key made by a function of
+// the package (failuresKey(user), directly or through a local) is of
+// that function's family: its keys are one kind, whatever their text.
+func (m *Model) counterFamily(key ast.Expr) (string, bool) {
+	if key == nil || m.keys == nil {
+		return "", false
+	}
+	e := key
+	for range maxDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			break
+		}
+		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
+		if def == nil {
+			break
+		}
+		e = def
+	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg {
+			return "func " + fn.FullName(), true
+		}
+	}
+	return m.keyFamily(key)
 }
 
 // LeaderKey reports whether key is a leader lease ("cron:leader",

@@ -182,6 +182,9 @@ type Call struct {
 	// TakesFirst is true for an INCR whose reply is compared with 1: used
 	// as an acquire, the caller that made the counter 1 holds the key.
 	TakesFirst bool
+	// Window is true for an INCR whose count is only compared with 1 to
+	// set the key's TTL: a lockout or rate-limit window's counter.
+	Window bool
 	// Via is the user function or method the command is sent through (a
 	// wrapper interface, a forwarding helper), or nil for a client call.
 	// Suggested fixes leave these alone: they would rewrite the wrapper.
@@ -237,6 +240,9 @@ type Model struct {
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool
+	// windowKeys are the families of keys the package counts in a window
+	// and never acquires: a lockout's count, whatever its name says.
+	windowKeys map[string]bool
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -311,6 +317,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.dataKeys = m.readNotAcquired()
+	m.windowKeys = m.windowedNotAcquired()
 	for _, c := range m.Calls {
 		if d := c.Decl; d != nil {
 			if _, done := m.funcNames[d]; !done {

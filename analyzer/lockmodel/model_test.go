@@ -75,6 +75,7 @@ func describe(m *lockmodel.Model, c *lockmodel.Call) string {
 		{c.Watched != nil, "watched"},
 		{c.Compared, "compared"},
 		{c.TakesFirst, "takesfirst"},
+		{c.Window, "window"},
 	} {
 		if f.on {
 			b.WriteString(" " + f.name)

@@ -48,3 +48,21 @@ func counter(ctx context.Context, rdb *redis.Client, key string) bool {
 	n, _ := rdb.Incr(ctx, key).Result() // want `^INCR key=key takesfirst$`
 	return n == 1
 }
+
+// An INCR whose 1 only starts the key's TTL counts in a window: a lockout
+// count, not a lock, though its key says lock.
+func lockout(ctx context.Context, rdb *redis.Client, user string) {
+	n := rdb.Incr(ctx, "login:lock:"+user).Val() // want `^INCR key="login:lock:" \+ user window$`
+	if n == 1 {
+		rdb.Expire(ctx, "login:lock:"+user, time.Hour) // want `^EXPIRE key="login:lock:" \+ user ttl=time.Hour$`
+	}
+}
+
+// Near miss: the count decides more than the TTL.
+func lockoutChecked(ctx context.Context, rdb *redis.Client, ip string) bool {
+	n := rdb.Incr(ctx, "signup:lock:"+ip).Val() // want `^INCR key="signup:lock:" \+ ip takesfirst lock=name$`
+	if n == 1 {
+		rdb.Expire(ctx, "signup:lock:"+ip, time.Hour) // want `^EXPIRE key="signup:lock:" \+ ip ttl=time.Hour lock=name$`
+	}
+	return n > 5
+}
