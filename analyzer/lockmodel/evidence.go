@@ -88,7 +88,8 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 // acquiredAlongside reports whether key is acquired with SETNX / SET NX by
 // another call in the same function, or by a method of the same type that
 // is a lock type; or, for an acquire, whether the same function deletes
-// the key after it (take, work, delete: a lock, whatever its name).
+// the key after it (take, work, delete: a lock, whatever its name), or
+// another method of its lock type does (Take and Drop on a receiver key).
 func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
 	id := m.KeyID(key)
 	for _, o := range m.Calls {
@@ -102,6 +103,10 @@ func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
 				return true
 			}
 		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && o.Pos() > c.Pos():
+			return true
+		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o):
+			// Take in one method, delete in another: the delete is this
+			// type's release (as above, from its side), so this is the acquire.
 			return true
 		}
 	}
