@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -62,8 +63,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 		// Read as data and never acquired: usage outweighs any name.
 		return NotLock, ""
 	}
-	if fam, ok := m.counterFamily(key); ok && m.windowKeys[fam] {
-		return NotLock, ""
+	if len(m.windowKeys) > 0 {
+		if fam, ok := m.counterFamily(key); ok && m.windowKeys[fam] {
+			return NotLock, ""
+		}
 	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, ""
@@ -333,7 +336,9 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 
 // counterFamily is keyFamily, except that a key made by a function of
 // the package (failuresKey(user), directly or through a local) is of
-// that function's family: its keys are one kind, whatever their text.
+// that function's family, with its constant arguments (key("fail", user)
+// and key("lock", job) are two): its keys are one kind, whatever their
+// text.
 func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 	if key == nil || m.keys == nil {
 		return "", false
@@ -352,7 +357,20 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 	}
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg {
-			return "func " + fn.FullName(), true
+			var sb strings.Builder
+			sb.WriteString("func " + fn.FullName() + "(")
+			for i, a := range call.Args {
+				if i > 0 {
+					sb.WriteString(",")
+				}
+				if v, ok := constStringOf(m.Pass.TypesInfo, a); ok {
+					sb.WriteString(strconv.Quote(v))
+				} else {
+					sb.WriteString("*")
+				}
+			}
+			sb.WriteString(")")
+			return sb.String(), true
 		}
 	}
 	return m.keyFamily(key)

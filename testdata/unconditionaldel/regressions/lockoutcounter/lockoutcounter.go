@@ -64,3 +64,21 @@ func RunReport(ctx context.Context, rdb *redis.Client, id string, work func()) b
 	work()
 	return true
 }
+
+// One helper makes both kinds of key: its constant argument tells them
+// apart, so the lock's DEL is still reported beside the count's reset.
+func key(kind, id string) string { return "svc:lock:" + kind + ":" + id }
+
+func RecordRefusal(ctx context.Context, rdb *redis.Client, ip string) {
+	if n, _ := rdb.Incr(ctx, key("refusals", ip)).Result(); n == 1 {
+		rdb.Expire(ctx, key("refusals", ip), time.Hour)
+	}
+}
+
+func ResetRefusals(ctx context.Context, rdb *redis.Client, ip string) {
+	rdb.Del(ctx, key("refusals", ip))
+}
+
+func ForceUnlock(ctx context.Context, rdb *redis.Client, job string) {
+	rdb.Del(ctx, key("job", job)) // want "DEL of lock key `key\\(\"job\", job\\)` without an owner check"
+}
