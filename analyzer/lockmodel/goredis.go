@@ -46,6 +46,10 @@ var goRedisMethods = map[string]goRedisCmd{
 	"FCall":      {cmd: CmdEval},
 	"FCallRO":    {cmd: CmdEval},
 	"Exec":       {cmd: CmdExec},
+
+	// The digest forms compare a hash of the value (Redis 8.4).
+	"SetIFDEQ":    {cmd: CmdSet, flags: FlagIFEQ},
+	"SetIFDEQGet": {cmd: CmdSet, flags: FlagIFEQ | FlagGet},
 }
 
 func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
@@ -224,13 +228,18 @@ func (b *builder) setArgs(c *Call, a ast.Expr) {
 			if !ok {
 				c.Flags |= FlagUnknown
 			}
-			switch upper(mode) {
-			case "NX":
+			switch m := upper(mode); {
+			case m == "":
+			case m == "NX":
 				c.Flags |= FlagNX
-			case "XX":
+			case m == "XX":
 				c.Flags |= FlagXX
-			case "IFEQ":
+			case comparesOwner(m):
 				c.Flags |= FlagIFEQ
+			default:
+				// IFNE, IFDNE, or a mode of a later version: a
+				// condition the model does not know.
+				c.Flags |= FlagUnknown
 			}
 		case "MatchValue":
 			c.Match = kv.Value
@@ -279,7 +288,7 @@ func (b *builder) delExArgs(c *Call, a ast.Expr) {
 		switch id.Name {
 		case "Mode":
 			mode, _ := b.constString(kv.Value)
-			if upper(mode) == "IFEQ" {
+			if comparesOwner(mode) {
 				c.Flags |= FlagIFEQ
 			}
 		case "MatchValue":

@@ -16,8 +16,9 @@ var defaultWords = []string{
 
 // leaderWords mark a leader lease among lock keys: its holder is a
 // process, not a critical section, so the process's own identity is its
-// token and a standby waits for it without end.
-var leaderWords = newWords([]string{"leader", "election", "elector", "elect"})
+// token and a standby waits for it without end. A "singleton" key is the
+// lease of the one replica that runs a scheduler or a consumer.
+var leaderWords = newWords([]string{"leader", "election", "elector", "elect", "singleton"})
 
 // suffixes are the inflections a lock word may carry and still count:
 // "locks", "locked", "locker", "leases", "leadership".

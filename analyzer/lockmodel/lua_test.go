@@ -79,6 +79,33 @@ func TestLuaCallsSetNX(t *testing.T) {
 	}
 }
 
+// A hash lock is taken by writing the holder's field after an EXISTS of
+// the key; the same write with no EXISTS, or of another key, takes
+// nothing.
+func TestLuaAcquiresHashLock(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []bool
+	}{
+		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HINCRBY', KEYS[1], ARGV[1], 1) end`, []bool{false, true}},
+		{`if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], ARGV[1], 1)`, []bool{false, true}},
+		{`redis.call('HINCRBY', KEYS[1], ARGV[1], 1)`, []bool{false}},
+		{`if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HSET', KEYS[1], ARGV[1], 1) end`, []bool{false, false}},
+		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+	}
+	for _, tc := range cases {
+		calls := LuaCalls(tc.src)
+		if len(calls) != len(tc.want) {
+			t.Fatalf("%s: %d calls, want %d", tc.src, len(calls), len(tc.want))
+		}
+		for i, w := range tc.want {
+			if got := LuaAcquires(calls, i); got != w {
+				t.Errorf("%s: LuaAcquires(%d) = %v, want %v", tc.src, i, got, w)
+			}
+		}
+	}
+}
+
 // The lock library's own scripts are the reference forms.
 func TestLuaCallsFixScripts(t *testing.T) {
 	files, _ := filepath.Glob("../fix/lock/scripts/*.lua")

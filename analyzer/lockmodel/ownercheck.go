@@ -16,6 +16,16 @@ func (c *Call) Overwrites() bool {
 	return c.Command == CmdSet && c.Flags&(FlagNX|FlagIFEQ|FlagUnknown) == 0
 }
 
+// compareModes are the conditions of SET and DELEX that compare the
+// key's value with the caller's: IFEQ with the value itself, IFDEQ with
+// its digest (Redis 8.4). Both check the owner; IFNE and IFDNE act when
+// the value differs, which checks nothing a lock needs.
+var compareModes = map[string]bool{"IFEQ": true, "IFDEQ": true}
+
+// comparesOwner reports whether mode, a SET or DELEX condition as
+// written, compares the key's value with the caller's.
+func comparesOwner(mode string) bool { return compareModes[upper(mode)] }
+
 // Watches reports whether c is queued in the MULTI/EXEC of a WATCH on key:
 // if the key changed after the WATCH, EXEC aborts, so a read before the
 // transaction and the queued write act as one step.

@@ -110,7 +110,7 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 		b.redigoSetFlags(c, args)
 	case CmdDelEx:
 		if len(args) >= 3 {
-			if f, _ := b.constString(args[1]); upper(f) == "IFEQ" {
+			if f, _ := b.constString(args[1]); comparesOwner(f) {
 				c.Flags |= FlagIFEQ
 				c.Match = args[2]
 			}
@@ -131,7 +131,7 @@ func isConnIface(fn *types.Func) bool {
 }
 
 // redigoSetFlags reads SET key value [NX|XX] [EX s|PX ms|EXAT|PXAT|KEEPTTL]
-// [GET] [IFEQ v].
+// [GET] [IFEQ v | IFDEQ digest].
 func (b *builder) redigoSetFlags(c *Call, args []ast.Expr) {
 	c.NoTTL = true
 	for i := 2; i < len(args); i++ {
@@ -140,21 +140,21 @@ func (b *builder) redigoSetFlags(c *Call, args []ast.Expr) {
 			c.Flags |= FlagUnknown
 			continue
 		}
-		switch upper(f) {
-		case "NX":
+		switch u := upper(f); {
+		case u == "NX":
 			c.Flags |= FlagNX
-		case "XX":
+		case u == "XX":
 			c.Flags |= FlagXX
-		case "GET":
+		case u == "GET":
 			c.Flags |= FlagGet
-		case "KEEPTTL":
+		case u == "KEEPTTL":
 			c.Flags |= FlagKeepTTL
-		case "EX", "PX", "EXAT", "PXAT":
+		case u == "EX" || u == "PX" || u == "EXAT" || u == "PXAT":
 			if i+1 < len(args) {
 				c.TTL, c.NoTTL = args[i+1], false
 				i++
 			}
-		case "IFEQ":
+		case comparesOwner(u):
 			c.Flags |= FlagIFEQ
 			if i+1 < len(args) {
 				c.Match = args[i+1]

@@ -111,7 +111,7 @@ func (b *builder) rueidis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 			c.Flags |= FlagGet
 		case "Keepttl":
 			c.Flags |= FlagKeepTTL
-		case "Ifeq":
+		case "Ifeq", "Ifdeq":
 			c.Flags |= FlagIFEQ
 			if len(ce.Args) > 0 {
 				c.Match = ce.Args[0]

@@ -37,23 +37,36 @@ func (m *Model) scriptAcquire(c *Call) {
 }
 
 // LuaAcquires reports whether calls[i] takes its key only if it is free:
-// SETNX, SET NX, or a SET after an EXISTS of the same key.
+// SETNX, SET NX, or a SET after an EXISTS of the same key; or, for a
+// reentrant hash lock, a write of the holder's field (HINCRBY, HSET)
+// after an EXISTS of the key, the acquire Redisson made common.
 func LuaAcquires(calls []*LuaCall, i int) bool {
 	a := calls[i]
-	switch a.Command {
-	case "SETNX":
+	switch {
+	case a.Command == "SETNX":
 		return true
-	case "SET":
+	case a.Command == "SET":
 		if a.HasFlag("NX") {
 			return true
 		}
 		if a.HasFlag("XX") || a.HasFlag("IFEQ") {
 			return false
 		}
-		for _, b := range calls[:i] {
-			if b.Command == "EXISTS" && b.Key() == a.Key() {
-				return true
-			}
+		return existsBefore(calls[:i], a.Key())
+	case a.TakesHash():
+		return existsBefore(calls[:i], a.Key())
+	}
+	return false
+}
+
+// existsBefore reports whether one of calls asks whether KEYS[k] exists.
+func existsBefore(calls []*LuaCall, k int) bool {
+	if k == 0 {
+		return false
+	}
+	for _, b := range calls {
+		if b.Command == "EXISTS" && b.Key() == k {
+			return true
 		}
 	}
 	return false

@@ -51,12 +51,12 @@
 // lock.Client of their own.
 //
 // Keys that are not locks (sessions, caches, rate limits) are left alone,
-// as are renewals through a Lua script, SET with IFEQ (go-redis SetIFEQ,
-// SetArgs with Mode IFEQ), a GET-compare-PEXPIRE queued in the
-// transaction of a WATCH on the key, an EXPIRE that setnxexpire already
-// reports as the second half of SETNX-then-EXPIRE, and writes in _test.go
-// files, which often set up a lock held by someone else (set -tests to
-// check those too).
+// as are renewals through a Lua script, SET with IFEQ or IFDEQ (go-redis
+// SetIFEQ, SetIFDEQ, SetArgs with Mode IFEQ or IFDEQ), a
+// GET-compare-PEXPIRE queued in the transaction of a WATCH on the key, an
+// EXPIRE that setnxexpire already reports as the second half of
+// SETNX-then-EXPIRE, and writes in _test.go files, which often set up a
+// lock held by someone else (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the renewal (the
 // value of a SETNX / SET NX of the same key in the same function, or in a

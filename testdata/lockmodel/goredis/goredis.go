@@ -66,3 +66,12 @@ func lockoutChecked(ctx context.Context, rdb *redis.Client, ip string) bool {
 	}
 	return n > 5
 }
+
+// The digest conditions (Redis 8.4) compare the value as IFEQ does; IFNE
+// acts when it differs, a condition the model does not read.
+func conditions(ctx context.Context, rdb *redis.Client, id, token string, sum uint64) {
+	rdb.SetIFDEQ(ctx, "job:"+id, token, sum, time.Second)                                                // want `^SET key="job:" \+ id value=token ttl=time.Second IFEQ$`
+	rdb.SetArgs(ctx, "job:"+id, token, redis.SetArgs{Mode: "IFDEQ", MatchDigest: sum, TTL: time.Second}) // want `^SET key="job:" \+ id value=token ttl=time.Second IFEQ$`
+	rdb.SetArgs(ctx, "job:"+id, token, redis.SetArgs{Mode: "IFNE", MatchValue: "x", TTL: time.Second})   // want `^SET key="job:" \+ id value=token ttl=time.Second unknown$`
+	rdb.DelExArgs(ctx, "job:"+id, redis.DelExArgs{Mode: "IFDEQ", MatchDigest: sum})                      // want `^DELEX key="job:" \+ id IFEQ$`
+}
