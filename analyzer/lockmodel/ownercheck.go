@@ -42,13 +42,15 @@ func (m *Model) Watches(c *Call, key ast.Expr) bool {
 	return false
 }
 
-// CompareRead returns a GET of key earlier in c's function: the first
-// half of a read-compare-then-write done in two round trips. The GET's own
-// function must contain c: a GET in a sibling closure (one test case of a
-// table, one callback of a suite) runs on its own.
+// CompareRead returns a GET of key earlier in c's function whose reply is
+// compared: the first half of a read-compare-then-write done in two round
+// trips. A GET whose reply is only printed or returned decides nothing, so
+// it is no owner check. The GET's own function must contain c: a GET in a
+// sibling closure (one test case of a table, one callback of a suite)
+// runs on its own.
 func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
 	for _, g := range m.Calls {
-		if g.Command == CmdGet && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) && m.SameKey(g, g.Key(), c, key) {
+		if g.Command == CmdGet && g.Compared && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) && m.SameKey(g, g.Key(), c, key) {
 			return g
 		}
 	}

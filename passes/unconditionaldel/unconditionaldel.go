@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// owner check marks the key as a lock whatever its name,
 			// unless the package writes such keys as values.
 			g := m.CompareRead(c, k)
-			if !m.IsLockKey(c, k) && (g == nil || !g.Compared || m.WrittenAsValue(k)) {
+			if !m.IsLockKey(c, k) && (g == nil || m.WrittenAsValue(k)) {
 				continue
 			}
 			report(pass, m, c, k, g)
