@@ -34,6 +34,9 @@ const (
 	// ByCaller: the key comes from a parameter, and a caller in this
 	// package passes a lock key for it.
 	ByCaller
+	// ByPair: a function of the package takes the key through one helper
+	// and deletes it through another, with the same argument (see pairs).
+	ByPair
 )
 
 // IsLockKey reports whether key, an argument of c, is a lock key, by any
@@ -47,7 +50,7 @@ func (m *Model) IsLockKey(c *Call, key ast.Expr) bool {
 // a parenthesised note that says what made it one, to follow the key in a
 // message; "" otherwise.
 func (m *Model) LockNote(c *Call, key ast.Expr) string {
-	if ev, why := m.LockKey(c, key); (ev == ByFunc || ev == ByCaller) && why != "" {
+	if ev, why := m.LockKey(c, key); (ev == ByFunc || ev == ByCaller || ev == ByPair) && why != "" {
 		return " (" + why + ")"
 	}
 	return ""
@@ -84,6 +87,14 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 	}
 	if why, ok := m.lockFromCaller(c, key); ok {
 		return ByCaller, why
+	}
+	if why, ok := m.paired.calls[c]; ok {
+		return ByPair, why
+	}
+	if len(m.paired.families) > 0 {
+		if fam, ok := m.counterFamily(key); ok && m.paired.families[fam] != "" {
+			return ByPair, m.paired.families[fam]
+		}
 	}
 	return NotLock, ""
 }

@@ -243,6 +243,9 @@ type Model struct {
 	// windowKeys are the families of keys the package counts in a window
 	// and never acquires: a lockout's count, whatever its name says.
 	windowKeys map[string]bool
+	// paired are the commands and key families a caller takes and drops
+	// through helpers (pairs).
+	paired pairing
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -318,6 +321,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
+	m.paired = m.pairs()
 	for _, c := range m.Calls {
 		if d := c.Decl; d != nil {
 			if _, done := m.funcNames[d]; !done {

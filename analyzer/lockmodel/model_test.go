@@ -38,6 +38,7 @@ var evidence = map[lockmodel.Evidence]string{
 	lockmodel.ByAcquire: "acquire",
 	lockmodel.ByFunc:    "func",
 	lockmodel.ByCaller:  "caller",
+	lockmodel.ByPair:    "pair",
 }
 
 func describe(m *lockmodel.Model, c *lockmodel.Call) string {

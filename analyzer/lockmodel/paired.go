@@ -1,0 +1,187 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/locklint/locklint/analyzer/diag"
+)
+
+// Services split a lock over helpers whose names say nothing: jobStart
+// takes runKey(job) with SET NX, jobEnd deletes it, and the function that
+// runs the job calls one, does the work, then calls the other with the
+// same job. Take, work, drop: a lock, whatever the key is called. Neither
+// helper shows it alone, and a helper that sends more than its one
+// command is no forwarder, so the model pairs them where they are called.
+
+// keyOp is a command of a function on a key built from one of its
+// parameters, directly or through the functions it passes the parameter to.
+type keyOp struct {
+	param  int    // the parameter the key is built from
+	family string // how: "$" for the parameter itself, else its counterFamily
+	take   bool   // an acquire; a delete otherwise
+	leaf   *Call  // the command
+}
+
+// pairing is what pairs finds: the commands taken and dropped by one
+// caller, each with why it is a lock's, and the helper-made key families
+// such a pair establishes as locks.
+type pairing struct {
+	calls    map[*Call]string
+	families map[string]string
+}
+
+// maxPairDepth bounds how many helper levels a parameter is followed up.
+const maxPairDepth = 3
+
+// pairs finds the acquires and deletes that a function of the package
+// pairs through helpers, each with the same argument, the delete after
+// the acquire. Built once, before the passes run.
+func (m *Model) pairs() pairing {
+	ops := map[*types.Func][]keyOp{}
+	for _, c := range m.Calls {
+		take := c.Acquires()
+		if !take && !c.Command.IsDelete() || c.Decl == nil || c.Func != c.Decl || c.Via != nil && m.Forwards(c.Via) {
+			continue
+		}
+		fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+		if fn == nil {
+			continue
+		}
+		for _, k := range c.Keys {
+			if i, fam, ok := m.paramKey(fn, k); ok {
+				ops[fn] = append(ops[fn], keyOp{param: i, family: fam, take: take, leaf: c})
+			}
+			if take {
+				break
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return pairing{}
+	}
+	// A site is one call of a function with ops, in the caller's body.
+	type site struct {
+		caller *ast.FuncDecl
+		arg    string // the key argument's identity in the caller
+		pos    int
+		op     keyOp
+	}
+	var sites []site
+	frontier := ops
+	for range maxPairDepth {
+		next := map[*types.Func][]keyOp{}
+		for fn, fops := range frontier {
+			for _, s := range m.defs.calls[fn] {
+				if s.fn == nil || s.call.Ellipsis.IsValid() {
+					continue
+				}
+				caller, _ := m.Pass.TypesInfo.Defs[s.fn.Name].(*types.Func)
+				for _, op := range fops {
+					if op.param >= len(s.call.Args) {
+						continue
+					}
+					arg := s.call.Args[op.param]
+					sites = append(sites, site{caller: s.fn, arg: m.KeyID(arg), pos: int(s.call.Pos()), op: op})
+					// The caller's own parameter, passed on: its callers
+					// pair it in turn.
+					if caller != nil && caller != fn {
+						if i, ok := m.paramOf(caller, arg); ok {
+							next[caller] = append(next[caller], keyOp{param: i, family: op.family, take: op.take, leaf: op.leaf})
+						}
+					}
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		frontier = next
+	}
+	p := pairing{calls: map[*Call]string{}, families: map[string]string{}}
+	for _, t := range sites {
+		if !t.op.take {
+			continue
+		}
+		for _, d := range sites {
+			if d.op.take || d.caller != t.caller || d.arg != t.arg || d.op.family != t.op.family || d.pos <= t.pos {
+				continue
+			}
+			if t.op.family != "$" && m.familyReadAsData(t.op.family) {
+				continue
+			}
+			// Plain names keep the note short; the positions are in the
+			// helpers' own findings.
+			why := "taken by " + diag.Quote(t.op.leaf.Decl.Name.Name) + " and deleted by " +
+				diag.Quote(d.op.leaf.Decl.Name.Name) + " in " + diag.Quote(t.caller.Name.Name)
+			if t.op.leaf.Decl == d.op.leaf.Decl {
+				// One helper both takes and drops: the ordinary same-function
+				// evidence covers it.
+				continue
+			}
+			p.calls[t.op.leaf], p.calls[d.op.leaf] = why, why
+			if t.op.family != "$" {
+				p.families[t.op.family] = why
+			}
+		}
+	}
+	return p
+}
+
+// paramKey reports which parameter of fn key is built from and how: the
+// parameter itself ("$"), or a key of a helper-made family (runKey(job),
+// "job:" + id) that names it.
+func (m *Model) paramKey(fn *types.Func, key ast.Expr) (int, string, bool) {
+	if i, ok := m.paramOf(fn, key); ok {
+		return i, "$", true
+	}
+	idx := -1
+	info := m.Pass.TypesInfo
+	ast.Inspect(key, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && idx < 0 {
+			if p, ok := m.defs.params[info.Uses[id]]; ok && p.fn == fn {
+				idx = p.index
+			}
+		}
+		return idx < 0
+	})
+	if idx < 0 {
+		return 0, "", false
+	}
+	fam, ok := m.counterFamily(key)
+	if !ok || fam == "" {
+		return 0, "", false
+	}
+	return idx, fam, true
+}
+
+// paramOf reports whether e is a parameter of fn, and its index.
+func (m *Model) paramOf(fn *types.Func, e ast.Expr) (int, bool) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
+	if !ok || p.fn != fn {
+		return 0, false
+	}
+	if v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var); v != nil && len(m.defs.assigns(v)) > 0 {
+		// Reassigned in the body: no longer the caller's.
+		return 0, false
+	}
+	return p.index, true
+}
+
+// familyReadAsData reports whether the package reads keys of a helper-made
+// family as data (a GET whose reply is not compared) or counts them: a
+// cache entry or a counter, not a lock.
+func (m *Model) familyReadAsData(fam string) bool {
+	for _, o := range m.Calls {
+		if o.Command == CmdGet && !o.Compared || o.Command == CmdIncr || o.Read {
+			if f, ok := m.counterFamily(o.Key()); ok && f == fam {
+				return true
+			}
+		}
+	}
+	return false
+}
