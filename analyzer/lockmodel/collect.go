@@ -469,6 +469,53 @@ func variadic(call *ast.CallExpr, ps map[string]int, name string) []ast.Expr {
 	return call.Args[i:]
 }
 
+// spreadKeys returns the keys of a DEL whose keys are spread from a
+// slice: a literal's elements, or those a local variable is built from,
+// a literal or make and then append(v, k, ...) only (the start-up sweep
+// that deletes every job's key in one command). A slice built any other
+// way leaves the keys unknown.
+func (b *builder) spreadKeys(e ast.Expr) []ast.Expr {
+	if els := sliceElems(e); els != nil {
+		return els
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == nil || v.Parent() == b.pass.Pkg.Scope() || len(b.m.defs.elems[v]) > 0 {
+		return nil
+	}
+	var keys []ast.Expr
+	for _, d := range b.m.defs.vars[v] {
+		switch val := ast.Unparen(d.val).(type) {
+		case nil:
+			if d.addr || d.tuple != nil || !d.zero {
+				return nil
+			}
+		case *ast.CompositeLit:
+			keys = append(keys, sliceElems(val)...)
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(b.pass.TypesInfo, val).(*types.Builtin)
+			switch {
+			case d.addr || fn == nil:
+				return nil
+			case fn.Name() == "make":
+			case fn.Name() == "append" && !val.Ellipsis.IsValid() && len(val.Args) > 1:
+				if first, ok := ast.Unparen(val.Args[0]).(*ast.Ident); !ok || b.pass.TypesInfo.Uses[first] != v {
+					return nil
+				}
+				keys = append(keys, val.Args[1:]...)
+			default:
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return keys
+}
+
 func sliceElems(e ast.Expr) []ast.Expr {
 	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok {
 		for _, el := range lit.Elts {

@@ -117,6 +117,9 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	switch spec.cmd {
 	case CmdDel, CmdUnlink:
 		c.Keys = variadic(call, ps, "keys")
+		if k := arg(call, ps, "keys"); c.Keys == nil && call.Ellipsis.IsValid() && k != nil {
+			c.Keys = b.spreadKeys(k)
+		}
 	case CmdEval:
 		c.Keys = b.evalKeys(arg(call, ps, "keys"))
 		c.Args = variadic(call, ps, "args")

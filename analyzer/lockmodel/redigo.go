@@ -74,6 +74,11 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 		cmd = CmdOther
 	}
 	c := &Call{Command: cmd, Method: method, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
+	if call.Ellipsis.IsValid() && args == nil && cmd.IsDelete() && len(call.Args) > 0 {
+		// Every argument of a DEL is a key: the order of a slice built
+		// with append does not matter.
+		args = b.spreadKeys(call.Args[len(call.Args)-1])
+	}
 	if call.Ellipsis.IsValid() && args == nil {
 		c.Flags |= FlagUnknown
 	}

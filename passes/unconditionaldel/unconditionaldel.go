@@ -86,7 +86,8 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 // command sent with no context (redigo's Do) gets no fix: the library
 // takes one, and inventing it would hide the missing deadline.
 func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
-	if len(c.Keys) != 1 || c.Ctx == nil {
+	if len(c.Keys) != 1 || c.Ctx == nil || c.Expr.Ellipsis.IsValid() {
+		// A key spread from a slice was written where the slice is built.
 		return analysis.SuggestedFix{}, false
 	}
 	_, token := m.AcquiredToken(c, k)

@@ -59,3 +59,22 @@ func retag(ctx context.Context, rdb *redis.Client, id, v string) {
 	clearTag(ctx, rdb, id)
 	setTag(ctx, rdb, id, v)
 }
+
+// A start-up sweep that deletes every shard's key in one command, the
+// keys appended to a slice in a loop.
+func sweepAll(ctx context.Context, rdb *redis.Client, shards []string) {
+	keys := make([]string, 0, len(shards))
+	for _, s := range shards {
+		keys = append(keys, busyKey(s))
+	}
+	rdb.Del(ctx, keys...) // want "DEL of lock key `busyKey\\(s\\)`"
+}
+
+// Deletes of cache keys gathered the same way say nothing of a lock.
+func purge(ctx context.Context, rdb *redis.Client, ids []string) {
+	var keys []string
+	for _, id := range ids {
+		keys = append(keys, "cache:item:"+id)
+	}
+	rdb.Del(ctx, keys...)
+}
