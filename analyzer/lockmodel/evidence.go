@@ -37,6 +37,10 @@ const (
 	// ByPair: a function of the package takes the key through one helper
 	// and deletes it through another, with the same argument (see pairs).
 	ByPair
+	// ByCheck: the key is read with GET and the reply compared before c
+	// in c's function, a hand-rolled owner check, and the package does
+	// not write such keys as values.
+	ByCheck
 )
 
 // IsLockKey reports whether key, an argument of c, is a lock key, by any
@@ -95,6 +99,9 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 		if fam, ok := m.counterFamily(key); ok && m.paired.families[fam] != "" {
 			return ByPair, m.paired.families[fam]
 		}
+	}
+	if g := m.CompareRead(c, key); g != nil && !m.WrittenAsValue(key) {
+		return ByCheck, ""
 	}
 	return NotLock, ""
 }
@@ -409,6 +416,9 @@ func (m *Model) LeaderName(name string) bool { return leaderWords.MatchText(name
 // throttle key built from the caller's arguments), count: a key that comes in from outside may be released where it came
 // from.
 func (m *Model) Marker(c *Call) bool {
+	if m.unreleasedEntry(c) {
+		return true
+	}
 	key := c.Key()
 	// Through a helper, the release may be another helper the model does
 	// not see into.
@@ -463,6 +473,41 @@ func (m *Model) Marker(c *Call) bool {
 		if o.Command.IsDelete() || o.Command.IsExpire() || o.Command == CmdDelEx || o.Command == CmdEval ||
 			o.Compared || o.Flags&FlagIFEQ != 0 || o.Acquires() || o.Via != nil {
 			return false
+		}
+	}
+	return true
+}
+
+// unreleasedEntry reports whether c is the acquire of an exported
+// function that nothing in the package calls, on a key its callers pass
+// and that only the function's name calls a lock,
+// in a package with no command that could release, renew or check such a
+// key (its only releases are a lock type's, on its receiver's fields): a
+// cool-down that only expires, Lock(conn, name, ttl). Its callers are in
+// other packages, and its value guards nothing here.
+func (m *Model) unreleasedEntry(c *Call) bool {
+	if !c.Acquires() || c.Via != nil || c.Decl == nil || c.Func != c.Decl || c.Key() == nil {
+		return false
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+	if fn == nil || !fn.Exported() || len(m.defs.calls[fn]) > 0 {
+		return false
+	}
+	if _, _, ok := m.paramKey(fn, c.Key()); !ok {
+		return false
+	}
+	if ev, _ := m.LockKey(c, c.Key()); ev != ByFunc {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o == c || !(o.Command.IsDelete() || o.Command.IsExpire() || o.Command == CmdDelEx || o.Command == CmdEval ||
+			o.Compared || o.Flags&FlagIFEQ != 0) {
+			continue
+		}
+		for _, k := range o.Keys {
+			if !strings.Contains(m.KeyID(k), "recv(") {
+				return false
+			}
 		}
 	}
 	return true

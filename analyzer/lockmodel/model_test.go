@@ -39,6 +39,7 @@ var evidence = map[lockmodel.Evidence]string{
 	lockmodel.ByFunc:    "func",
 	lockmodel.ByCaller:  "caller",
 	lockmodel.ByPair:    "pair",
+	lockmodel.ByCheck:   "check",
 }
 
 func describe(m *lockmodel.Model, c *lockmodel.Call) string {

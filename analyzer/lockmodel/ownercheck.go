@@ -63,13 +63,13 @@ func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
 // GET, a compare and a DEL of such a key consume a value; they are no
 // owner check of a lock.
 func (m *Model) WrittenAsValue(key ast.Expr) bool {
-	fam, ok := m.keyFamily(key)
+	fam, ok := m.counterFamily(key)
 	if !ok {
 		return false
 	}
 	for _, o := range m.Calls {
 		if o.Overwrites() {
-			if f, ok := m.keyFamily(o.Key()); ok && f == fam {
+			if f, ok := m.counterFamily(o.Key()); ok && f == fam {
 				return true
 			}
 		}

@@ -43,14 +43,10 @@ func run(pass *analysis.Pass) (any, error) {
 			if m.Watches(c, k) || m.UndoOnFailure(c, k) {
 				continue
 			}
-			// A GET whose reply is compared, then a DEL: the hand-rolled
-			// owner check marks the key as a lock whatever its name,
-			// unless the package writes such keys as values.
-			g := m.CompareRead(c, k)
-			if !m.IsLockKey(c, k) && (g == nil || m.WrittenAsValue(k)) {
+			if !m.IsLockKey(c, k) {
 				continue
 			}
-			report(pass, m, c, k, g)
+			report(pass, m, c, k, m.CompareRead(c, k))
 			break
 		}
 	}
