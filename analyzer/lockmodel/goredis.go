@@ -123,7 +123,11 @@ func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	case CmdEval:
 		c.Keys = b.evalKeys(arg(call, ps, "keys"))
 		c.Args = variadic(call, ps, "args")
-		c.Script = arg(call, ps, "script") // EvalSha and FCall name the script instead
+		c.Script = arg(call, ps, "script")
+		if c.Script == nil {
+			// EvalSha names the script by the SHA that ScriptLoad returned.
+			c.Script = b.loadedScript(arg(call, ps, "sha1"))
+		}
 	case CmdExec:
 	default:
 		if k := arg(call, ps, "key"); k != nil {

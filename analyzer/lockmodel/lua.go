@@ -199,6 +199,10 @@ type LuaCall struct {
 	// literal (ARGV[1], a variable), or a call that itself passes such a
 	// value (HEXISTS KEYS[1] ARGV[1]). -1 when there is none.
 	CheckedAt int
+	// AbsentAt is the token index of the first test of whether the call
+	// returned nothing: not reply, reply == nil or false (or ~=). A script
+	// that tests a GET so tells a free key from a held one. -1 when none.
+	AbsentAt int
 }
 
 // Key returns the KEYS index of the first key argument, or 0.
@@ -238,7 +242,7 @@ func LuaCalls(src string) []*LuaCall {
 		if !isRedisCall(toks, i) {
 			continue
 		}
-		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1}
+		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1, AbsentAt: -1}
 		args, end := callArgs(toks, i+3)
 		if len(args) > 0 {
 			if a := args[0]; len(a) == 1 && a[0].Kind == luaString {
@@ -403,6 +407,17 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 			bindReply(toks, j, byVar, callStart)
 			continue
 		}
+		if toks[j].Kind == luaName && toks[j].Text == "not" && j+1 < len(toks) {
+			// not reply, or not redis.call(...)
+			c, ok := callStart[j+1]
+			if !ok && toks[j+1].Kind == luaName && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
+				c = byVar[toks[j+1].Text]
+			}
+			if c != nil && c.AbsentAt < 0 {
+				c.AbsentAt = j
+			}
+			continue
+		}
 		if !isOp(toks[j], "==", "~=") {
 			continue
 		}
@@ -444,7 +459,13 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 				other, haveOther = toks[j-1], true
 			}
 		}
-		if c == nil || c.CheckedAt >= 0 {
+		if c == nil {
+			continue
+		}
+		if haveOther && other.Kind == luaName && (other.Text == "nil" || other.Text == "false") && c.AbsentAt < 0 {
+			c.AbsentAt = j
+		}
+		if c.CheckedAt >= 0 {
 			continue
 		}
 		if (haveOther && !literal(other)) || passesValue(c) {

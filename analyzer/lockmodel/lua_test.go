@@ -106,6 +106,34 @@ func TestLuaAcquiresHashLock(t *testing.T) {
 	}
 }
 
+// A SET after a GET of the same key whose reply is tested for nothing
+// takes the key when it is free (the caller's own value often let in
+// again); a SET after a GET compared only with a value is a refresh.
+func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []bool
+	}{
+		{`local v = redis.call('get', KEYS[1]) if not v or v == ARGV[1] then return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 0`, []bool{false, true}},
+		{`if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0`, []bool{false, true}},
+		{`local v = redis.call('GET', KEYS[1]) if v ~= nil and v ~= false then return 0 end redis.call('SET', KEYS[1], ARGV[1])`, []bool{false, true}},
+		{`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 0`, []bool{false, false}},
+		{`local v = redis.call('GET', KEYS[2]) if not v then redis.call('SET', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+		{`redis.call('SET', KEYS[1], ARGV[1]) local v = redis.call('GET', KEYS[1]) if not v then return 0 end`, []bool{false, false}},
+	}
+	for _, tc := range cases {
+		calls := LuaCalls(tc.src)
+		if len(calls) != len(tc.want) {
+			t.Fatalf("%s: %d calls, want %d", tc.src, len(calls), len(tc.want))
+		}
+		for i, w := range tc.want {
+			if got := LuaAcquires(calls, i); got != w {
+				t.Errorf("%s: LuaAcquires(%d) = %v, want %v", tc.src, i, got, w)
+			}
+		}
+	}
+}
+
 // The lock library's own scripts are the reference forms.
 func TestLuaCallsFixScripts(t *testing.T) {
 	files, _ := filepath.Glob("../fix/lock/scripts/*.lua")

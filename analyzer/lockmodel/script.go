@@ -94,6 +94,59 @@ func (k *keyIndex) single(obj types.Object) ast.Expr {
 	return k.m.defs.value(obj)
 }
 
+// loadedScript returns the script text expression behind sha, a SHA that
+// go-redis's ScriptLoad returned: through a variable given one value or a
+// struct field given one value (ScriptLoad(ctx, src).Val(), or the first
+// result of .Result()), the src argument. nil otherwise.
+func (b *builder) loadedScript(sha ast.Expr) ast.Expr {
+	info := b.pass.TypesInfo
+	e := sha
+	for range maxScriptHops {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj, _ := info.ObjectOf(x).(*types.Var)
+			if obj == nil {
+				return nil
+			}
+			if d, ok := b.m.defs.only(obj); ok && d.tuple != nil && d.index == 0 {
+				e = d.tuple
+				continue
+			}
+			if e = b.m.keys.single(obj); e == nil {
+				return nil
+			}
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if e = b.m.defs.fieldValue(sel.Obj()); e == nil {
+				return nil
+			}
+		case *ast.CallExpr:
+			// .Val() or .Result() of the command ScriptLoad returns.
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return nil
+			}
+			if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok && (sel.Sel.Name == "Val" || sel.Sel.Name == "Result") {
+				x, sel = inner, nil
+				if s, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+					sel = s
+				}
+			}
+			fn, _ := typeutil.Callee(info, x).(*types.Func)
+			if sel == nil || fn == nil || fn.Name() != "ScriptLoad" || fn.Pkg() == nil || clientPaths[fn.Pkg().Path()] != GoRedis {
+				return nil
+			}
+			return arg(x, params(fn), "script")
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // redigoScript records (*redis.Script).Do/Send/DoContext(conn,
 // keysAndArgs...): the first keyCount arguments are the keys, keyCount
 // being NewScript's constant first argument.

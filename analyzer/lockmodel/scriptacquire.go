@@ -37,7 +37,9 @@ func (m *Model) scriptAcquire(c *Call) {
 }
 
 // LuaAcquires reports whether calls[i] takes its key only if it is free:
-// SETNX, SET NX, or a SET after an EXISTS of the same key; or, for a
+// SETNX, SET NX, or a SET after an EXISTS of the same key or after a GET
+// of it whose reply the script tests for nothing (the free case, often
+// with the caller's own value let in again); or, for a
 // reentrant hash lock, a write of the holder's field (HINCRBY, HSET)
 // after an EXISTS of the key, the acquire Redisson made common.
 func LuaAcquires(calls []*LuaCall, i int) bool {
@@ -52,7 +54,7 @@ func LuaAcquires(calls []*LuaCall, i int) bool {
 		if a.HasFlag("XX") || a.HasFlag("IFEQ") {
 			return false
 		}
-		return existsBefore(calls[:i], a.Key())
+		return existsBefore(calls[:i], a.Key()) || absentBefore(calls[:i], a)
 	case a.TakesHash():
 		return existsBefore(calls[:i], a.Key())
 	}
@@ -66,6 +68,23 @@ func existsBefore(calls []*LuaCall, k int) bool {
 	}
 	for _, b := range calls {
 		if b.Command == "EXISTS" && b.Key() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// absentBefore reports whether one of calls is a GET of a's key whose
+// reply is tested for nothing before a: the script sets the key when it
+// found it free. A GET compared only with a value (a compare-and-refresh)
+// is no such test.
+func absentBefore(calls []*LuaCall, a *LuaCall) bool {
+	k := a.Key()
+	if k == 0 {
+		return false
+	}
+	for _, b := range calls {
+		if b.Command == "GET" && b.Key() == k && b.AbsentAt >= 0 && b.AbsentAt < a.At {
 			return true
 		}
 	}
