@@ -166,6 +166,9 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 
 // param classifies a parameter by what every caller passes, when the
 // function's callers are all in sight (it is unexported and only called).
+// An exported function's callers here are only some of its callers; one
+// of them (outside the tests) that passes a weak value acquires with it,
+// whatever the others pass, so that value is the parameter's.
 func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOrigin {
 	// A forwarder's calls stand for its command, with the caller's value:
 	// the finding belongs at each caller, once.
@@ -173,6 +176,15 @@ func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOr
 		return TokenOrigin{}
 	}
 	calls, ok := t.m.defs.callers(p.fn)
+	some := false
+	if !ok && p.fn.Exported() {
+		for _, c := range t.m.defs.calls[p.fn] {
+			if !t.m.InTestFile(c.call) {
+				calls = append(calls, c)
+			}
+		}
+		ok, some = len(calls) > 0, true
+	}
 	decl := t.m.defs.funcs[p.fn]
 	if !ok || decl == nil || st.seen[decl.Type] {
 		return TokenOrigin{}
@@ -182,13 +194,31 @@ func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOr
 	srcs := make([]TokenOrigin, 0, len(calls))
 	for _, c := range calls {
 		if len(c.call.Args) <= p.index || c.call.Ellipsis.IsValid() {
+			if some {
+				continue
+			}
 			return TokenOrigin{}
 		}
 		cst := &tokenState{decl: c.fn, handle: st.handle, seen: st.seen}
-		srcs = append(srcs, t.expr(c.call.Args[p.index], cst, depth+1))
+		src := t.expr(c.call.Args[p.index], cst, depth+1)
+		if some && src.Origin.Weak() {
+			srcs = []TokenOrigin{src}
+			break
+		}
+		srcs = append(srcs, src)
+	}
+	if some && (len(srcs) == 0 || !srcs[0].Origin.Weak()) {
+		return TokenOrigin{}
 	}
 	o := alt(srcs)
 	if o.Origin.Weak() {
+		// Through several functions, the first parameter and what was
+		// given in the end say enough.
+		if rest, ok := strings.CutPrefix(o.What, "parameter "); ok {
+			if _, given, ok := strings.Cut(rest, ", given "); ok {
+				o.What = given
+			}
+		}
 		o.What = "parameter " + diag.Quote(v.Name()) + ", given " + o.What
 	}
 	return o
