@@ -264,17 +264,7 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		// A forwarder's calls are commands themselves, reported there.
 		return "", false
 	}
-	// The first parameter of fn the key names (not a variadic one).
-	idx := -1
-	info := m.Pass.TypesInfo
-	ast.Inspect(key, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && idx < 0 {
-			if p, ok := m.defs.params[info.Uses[id]]; ok && p.fn == fn {
-				idx = p.index
-			}
-		}
-		return idx < 0
-	})
+	idx := m.namedParam(fn, key)
 	if idx < 0 {
 		return "", false
 	}

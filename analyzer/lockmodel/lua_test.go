@@ -79,20 +79,15 @@ func TestLuaCallsSetNX(t *testing.T) {
 	}
 }
 
-// A hash lock is taken by writing the holder's field after an EXISTS of
-// the key; the same write with no EXISTS, or of another key, takes
-// nothing.
-func TestLuaAcquiresHashLock(t *testing.T) {
-	cases := []struct {
-		src  string
-		want []bool
-	}{
-		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HINCRBY', KEYS[1], ARGV[1], 1) end`, []bool{false, true}},
-		{`if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], ARGV[1], 1)`, []bool{false, true}},
-		{`redis.call('HINCRBY', KEYS[1], ARGV[1], 1)`, []bool{false}},
-		{`if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HSET', KEYS[1], ARGV[1], 1) end`, []bool{false, false}},
-		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end`, []bool{false, false}},
-	}
+// acquiresCase is a script and, for each of its calls, whether
+// LuaAcquires says it takes its key.
+type acquiresCase struct {
+	src  string
+	want []bool
+}
+
+func checkAcquires(t *testing.T, cases []acquiresCase) {
+	t.Helper()
 	for _, tc := range cases {
 		calls := LuaCalls(tc.src)
 		if len(calls) != len(tc.want) {
@@ -106,14 +101,25 @@ func TestLuaAcquiresHashLock(t *testing.T) {
 	}
 }
 
+// A hash lock is taken by writing the holder's field after an EXISTS of
+// the key; the same write with no EXISTS, or of another key, takes
+// nothing.
+func TestLuaAcquiresHashLock(t *testing.T) {
+	cases := []acquiresCase{
+		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HINCRBY', KEYS[1], ARGV[1], 1) end`, []bool{false, true}},
+		{`if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], ARGV[1], 1)`, []bool{false, true}},
+		{`redis.call('HINCRBY', KEYS[1], ARGV[1], 1)`, []bool{false}},
+		{`if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HSET', KEYS[1], ARGV[1], 1) end`, []bool{false, false}},
+		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+	}
+	checkAcquires(t, cases)
+}
+
 // A SET after a GET of the same key whose reply is tested for nothing
 // takes the key when it is free (the caller's own value often let in
 // again); a SET after a GET compared only with a value is a refresh.
 func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
-	cases := []struct {
-		src  string
-		want []bool
-	}{
+	cases := []acquiresCase{
 		{`local v = redis.call('get', KEYS[1]) if not v or v == ARGV[1] then return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 0`, []bool{false, true}},
 		{`if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0`, []bool{false, true}},
 		{`local v = redis.call('GET', KEYS[1]) if v ~= nil and v ~= false then return 0 end redis.call('SET', KEYS[1], ARGV[1])`, []bool{false, true}},
@@ -121,17 +127,7 @@ func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
 		{`local v = redis.call('GET', KEYS[2]) if not v then redis.call('SET', KEYS[1], ARGV[1]) end`, []bool{false, false}},
 		{`redis.call('SET', KEYS[1], ARGV[1]) local v = redis.call('GET', KEYS[1]) if not v then return 0 end`, []bool{false, false}},
 	}
-	for _, tc := range cases {
-		calls := LuaCalls(tc.src)
-		if len(calls) != len(tc.want) {
-			t.Fatalf("%s: %d calls, want %d", tc.src, len(calls), len(tc.want))
-		}
-		for i, w := range tc.want {
-			if got := LuaAcquires(calls, i); got != w {
-				t.Errorf("%s: LuaAcquires(%d) = %v, want %v", tc.src, i, got, w)
-			}
-		}
-	}
+	checkAcquires(t, cases)
 }
 
 // The lock library's own scripts are the reference forms.

@@ -135,16 +135,7 @@ func (m *Model) paramKey(fn *types.Func, key ast.Expr) (int, string, bool) {
 	if i, ok := m.paramOf(fn, key); ok {
 		return i, "$", true
 	}
-	idx := -1
-	info := m.Pass.TypesInfo
-	ast.Inspect(key, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && idx < 0 {
-			if p, ok := m.defs.params[info.Uses[id]]; ok && p.fn == fn {
-				idx = p.index
-			}
-		}
-		return idx < 0
-	})
+	idx := m.namedParam(fn, key)
 	if idx < 0 {
 		return 0, "", false
 	}
@@ -153,6 +144,22 @@ func (m *Model) paramKey(fn *types.Func, key ast.Expr) (int, string, bool) {
 		return 0, "", false
 	}
 	return idx, fam, true
+}
+
+// namedParam returns the index of the first parameter of fn that e
+// names, or -1.
+func (m *Model) namedParam(fn *types.Func, e ast.Expr) int {
+	idx := -1
+	info := m.Pass.TypesInfo
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && idx < 0 {
+			if p, ok := m.defs.params[info.Uses[id]]; ok && p.fn == fn {
+				idx = p.index
+			}
+		}
+		return idx < 0
+	})
+	return idx
 }
 
 // paramOf reports whether e is a parameter of fn, and its index.
