@@ -100,6 +100,9 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 			return ByPair, m.paired.families[fam]
 		}
 	}
+	if m.siblingTakeDrop(c, key) {
+		return ByAcquire, ""
+	}
 	if g := m.CompareRead(c, key); g != nil && !m.WrittenAsValue(key) {
 		return ByCheck, ""
 	}
@@ -128,6 +131,29 @@ func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
 		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o):
 			// Take in one method, delete in another: the delete is this
 			// type's release (as above, from its side), so this is the acquire.
+			return true
+		}
+	}
+	return false
+}
+
+// siblingTakeDrop reports whether one method of c's type takes key with
+// SET NX and another deletes it, the two building it alike from their
+// arguments ("chat:busy:" + chat, s.keyFunc(chat)): Start and Finish of a
+// lock, whatever the key is called, unless the package reads such keys
+// back as data (a cache's Put, Get and Evict).
+func (m *Model) siblingTakeDrop(c *Call, key ast.Expr) bool {
+	fam, ok := m.counterFamily(key)
+	if !ok || c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o == c || o.Decl == nil || o.Decl == c.Decl || o.Decl.Recv == nil || o.Key() == nil ||
+			o.Acquires() == c.Acquires() || !o.Acquires() && !o.Command.IsDelete() ||
+			recvBaseName(o.Decl.Recv.List[0].Type) != recvBaseName(c.Decl.Recv.List[0].Type) {
+			continue
+		}
+		if f, ok := m.counterFamily(o.Key()); ok && f == fam && !m.familyReadAsData(fam) {
 			return true
 		}
 	}
@@ -364,9 +390,19 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 		e = def
 	}
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		var maker string
 		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg {
+			maker = "func " + fn.FullName()
+		} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			// A key builder injected into a struct field (s.keyFunc(chat)):
+			// the field's keys are one kind, whichever function fills it.
+			if v := m.Pass.TypesInfo.Selections[sel]; v != nil && v.Kind() == types.FieldVal && v.Obj().Pkg() == m.Pass.Pkg {
+				maker = "field " + m.keys.idOf(v.Obj())
+			}
+		}
+		if maker != "" {
 			var sb strings.Builder
-			sb.WriteString("func " + fn.FullName() + "(")
+			sb.WriteString(maker + "(")
 			for i, a := range call.Args {
 				if i > 0 {
 					sb.WriteString(",")

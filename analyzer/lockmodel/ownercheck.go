@@ -16,6 +16,30 @@ func (c *Call) Overwrites() bool {
 	return c.Command == CmdSet && c.Flags&(FlagNX|FlagIFEQ|FlagUnknown) == 0
 }
 
+// HolderRecord reports whether c, a plain SET, writes a record of who
+// holds a lock beside it: its function acquired another key before it
+// (the lock), and nothing in the package takes c's key with NX. Only the
+// holder writes it, after winning, so overwriting it is the point; it is
+// neither an acquire without NX nor a renewal.
+func (m *Model) HolderRecord(c *Call) bool {
+	k := c.Key()
+	if !c.Overwrites() || k == nil || c.Decl == nil {
+		return false
+	}
+	id := m.KeyID(k)
+	held := false
+	for _, o := range m.Calls {
+		if !o.Acquires() || o.Key() == nil {
+			continue
+		}
+		if m.KeyID(o.Key()) == id {
+			return false
+		}
+		held = held || o.Decl == c.Decl && o.Pos() < c.Pos()
+	}
+	return held
+}
+
 // compareModes are the conditions of SET and DELEX that compare the
 // key's value with the caller's: IFEQ with the value itself, IFDEQ with
 // its digest (Redis 8.4). Both check the owner; IFNE and IFDNE act when
