@@ -437,6 +437,9 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 		if c == nil && j > 0 && toks[j-1].Kind == luaName && (j < 2 || !isOp(toks[j-2], ".", ":")) {
 			c = byVar[toks[j-1].Text]
 		}
+		if c == nil && j > 0 && isOp(toks[j-1], ")") {
+			c = wrappedReply(toks, j-1, byVar, callStart)
+		}
 		if c != nil && j+1 < len(toks) {
 			other, haveOther = toks[j+1], true
 		}
@@ -472,6 +475,35 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 			c.CheckedAt = j
 		}
 	}
+}
+
+// wrappedReply returns the call whose reply is the first argument of a
+// function call that closes at shut: string.sub(v, 1, n) == ARGV[1] (the
+// owner as a prefix of the value), tostring(v) == ARGV[1].
+func wrappedReply(toks []luaToken, shut int, byVar map[string]*LuaCall, callStart map[int]*LuaCall) *LuaCall {
+	depth := 0
+	for k := shut; k > 0; k-- {
+		switch {
+		case isOp(toks[k], ")"):
+			depth++
+		case isOp(toks[k], "("):
+			depth--
+		}
+		if depth > 0 {
+			continue
+		}
+		if toks[k-1].Kind != luaName || k+1 >= shut {
+			return nil
+		}
+		if c, ok := callStart[k+1]; ok {
+			return c
+		}
+		if toks[k+1].Kind == luaName && isOp(toks[k+2], ",", ")") {
+			return byVar[toks[k+1].Text]
+		}
+		return nil
+	}
+	return nil
 }
 
 // bindReply tracks "local v = redis.call(...)" for checks, and the first

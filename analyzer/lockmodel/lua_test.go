@@ -41,6 +41,10 @@ func TestLuaCallsOwnerCheck(t *testing.T) {
 		{"constant", `if redis.call('get', KEYS[1]) == "1" then end`, false},
 		{"nilCheck", `if redis.call('get', KEYS[1]) == false then end`, false},
 		{"notCompared", `local v = redis.call('get', KEYS[1]) return v`, false},
+		{"prefixOfLocal", "local h = redis.call('GET', KEYS[2])\nif h and string.sub(h, 1, string.len(ARGV[1])) == ARGV[1] then end", true},
+		{"tostringOfLocal", "local v = redis.call('GET', KEYS[1])\nif tostring(v) == ARGV[1] then end", true},
+		{"prefixConstant", "local h = redis.call('GET', KEYS[1])\nif string.sub(h, 1, 3) == 'job' then end", false},
+		{"otherFirstArg", "local h = redis.call('GET', KEYS[1])\nif string.rep(ARGV[2], 2) == ARGV[1] then end", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := LuaCalls(tc.src)
