@@ -98,27 +98,35 @@ func (m *Model) pairs() pairing {
 		}
 		frontier = next
 	}
+	// Deletes grouped by caller, argument and family: each take looks only
+	// at its own group.
+	type group struct {
+		caller *ast.FuncDecl
+		arg    string
+		family string
+	}
+	drops := map[group][]site{}
+	for _, d := range sites {
+		if !d.op.take {
+			g := group{d.caller, d.arg, d.op.family}
+			drops[g] = append(drops[g], d)
+		}
+	}
 	p := pairing{calls: map[*Call]string{}, families: map[string]string{}}
 	for _, t := range sites {
-		if !t.op.take {
+		if !t.op.take || t.op.family != "$" && m.familyReadAsData(t.op.family) {
 			continue
 		}
-		for _, d := range sites {
-			if d.op.take || d.caller != t.caller || d.arg != t.arg || d.op.family != t.op.family || d.pos <= t.pos {
-				continue
-			}
-			if t.op.family != "$" && m.familyReadAsData(t.op.family) {
+		for _, d := range drops[group{t.caller, t.arg, t.op.family}] {
+			if d.pos <= t.pos || t.op.leaf.Decl == d.op.leaf.Decl {
+				// A drop before the take pairs nothing; one helper that
+				// both takes and drops is the same-function evidence's.
 				continue
 			}
 			// Plain names keep the note short; the positions are in the
 			// helpers' own findings.
 			why := "taken by " + diag.Quote(t.op.leaf.Decl.Name.Name) + " and deleted by " +
 				diag.Quote(d.op.leaf.Decl.Name.Name) + " in " + diag.Quote(t.caller.Name.Name)
-			if t.op.leaf.Decl == d.op.leaf.Decl {
-				// One helper both takes and drops: the ordinary same-function
-				// evidence covers it.
-				continue
-			}
 			p.calls[t.op.leaf], p.calls[d.op.leaf] = why, why
 			if t.op.family != "$" {
 				p.families[t.op.family] = why
