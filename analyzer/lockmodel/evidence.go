@@ -137,23 +137,73 @@ func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
 	return false
 }
 
+// methodFamily is a receiver type and a key family (counterFamily).
+type methodFamily struct {
+	recv, family string
+}
+
+// takeDrop are the methods that take keys of a family with SET NX and
+// those that delete them.
+type takeDrop struct {
+	takes, drops map[*ast.FuncDecl]bool
+}
+
+// methodTakesAndDrops indexes, once per package, the acquires and
+// deletes in methods by receiver type and key family.
+func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
+	idx := map[methodFamily]*takeDrop{}
+	for _, c := range m.Calls {
+		mf, ok := m.methodFamilyOf(c, c.Key())
+		if !ok {
+			continue
+		}
+		td := idx[mf]
+		if td == nil {
+			td = &takeDrop{takes: map[*ast.FuncDecl]bool{}, drops: map[*ast.FuncDecl]bool{}}
+			idx[mf] = td
+		}
+		if c.Acquires() {
+			td.takes[c.Decl] = true
+		} else {
+			td.drops[c.Decl] = true
+		}
+	}
+	return idx
+}
+
+// methodFamilyOf returns c's receiver type and key's family, for an
+// acquire or a delete in a method.
+func (m *Model) methodFamilyOf(c *Call, key ast.Expr) (methodFamily, bool) {
+	if key == nil || c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
+		return methodFamily{}, false
+	}
+	fam, ok := m.counterFamily(key)
+	if !ok {
+		return methodFamily{}, false
+	}
+	return methodFamily{recvBaseName(c.Decl.Recv.List[0].Type), fam}, true
+}
+
 // siblingTakeDrop reports whether one method of c's type takes key with
 // SET NX and another deletes it, the two building it alike from their
 // arguments ("chat:busy:" + chat, s.keyFunc(chat)): Start and Finish of a
 // lock, whatever the key is called, unless the package reads such keys
 // back as data (a cache's Put, Get and Evict).
 func (m *Model) siblingTakeDrop(c *Call, key ast.Expr) bool {
-	fam, ok := m.counterFamily(key)
-	if !ok || c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
+	mf, ok := m.methodFamilyOf(c, key)
+	if !ok || m.readFams[mf.family] {
 		return false
 	}
-	for _, o := range m.Calls {
-		if o == c || o.Decl == nil || o.Decl == c.Decl || o.Decl.Recv == nil || o.Key() == nil ||
-			o.Acquires() == c.Acquires() || !o.Acquires() && !o.Command.IsDelete() ||
-			recvBaseName(o.Decl.Recv.List[0].Type) != recvBaseName(c.Decl.Recv.List[0].Type) {
-			continue
-		}
-		if f, ok := m.counterFamily(o.Key()); ok && f == fam && !m.familyReadAsData(fam) {
+	td := m.methods[mf]
+	if td == nil {
+		return false
+	}
+	others := td.drops
+	if !c.Acquires() {
+		others = td.takes
+	}
+	for d := range others {
+		if d != c.Decl {
 			return true
 		}
 	}
@@ -496,8 +546,7 @@ func (m *Model) Marker(c *Call) bool {
 		if !touches {
 			continue
 		}
-		if o.Command.IsDelete() || o.Command.IsExpire() || o.Command == CmdDelEx || o.Command == CmdEval ||
-			o.Compared || o.Flags&FlagIFEQ != 0 || o.Acquires() || o.Via != nil {
+		if o.ReleasesOrChecks() || o.Acquires() || o.Via != nil {
 			return false
 		}
 	}
@@ -526,8 +575,7 @@ func (m *Model) unreleasedEntry(c *Call) bool {
 		return false
 	}
 	for _, o := range m.Calls {
-		if o == c || !(o.Command.IsDelete() || o.Command.IsExpire() || o.Command == CmdDelEx || o.Command == CmdEval ||
-			o.Compared || o.Flags&FlagIFEQ != 0) {
+		if o == c || !o.ReleasesOrChecks() {
 			continue
 		}
 		for _, k := range o.Keys {

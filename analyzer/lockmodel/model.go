@@ -246,6 +246,11 @@ type Model struct {
 	// paired are the commands and key families a caller takes and drops
 	// through helpers (pairs).
 	paired pairing
+	// readFams are the key families the package reads as data or counts
+	// (readFamilies); methods index the takes and deletes of methods by
+	// receiver type and key family (siblingTakeDrop).
+	readFams map[string]bool
+	methods  map[methodFamily]*takeDrop
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -321,6 +326,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
+	m.readFams = m.readFamilies()
+	m.methods = m.methodTakesAndDrops()
 	m.paired = m.pairs()
 	for _, c := range m.Calls {
 		if d := c.Decl; d != nil {

@@ -16,6 +16,14 @@ func (c *Call) Overwrites() bool {
 	return c.Command == CmdSet && c.Flags&(FlagNX|FlagIFEQ|FlagUnknown) == 0
 }
 
+// ReleasesOrChecks reports whether c could release, renew or check the
+// owner of a key: a delete, an expiry, DELEX, a script, a compared GET or
+// an IFEQ write.
+func (c *Call) ReleasesOrChecks() bool {
+	return c.Command.IsDelete() || c.Command.IsExpire() || c.Command == CmdDelEx || c.Command == CmdEval ||
+		c.Compared || c.Flags&FlagIFEQ != 0
+}
+
 // HolderRecord reports whether c, a plain SET, writes a record of who
 // holds a lock beside it: its function acquired another key before it
 // (the lock), and nothing in the package takes c's key with NX. Only the

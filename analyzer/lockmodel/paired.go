@@ -114,7 +114,7 @@ func (m *Model) pairs() pairing {
 	}
 	p := pairing{calls: map[*Call]string{}, families: map[string]string{}}
 	for _, t := range sites {
-		if !t.op.take || t.op.family != "$" && m.familyReadAsData(t.op.family) {
+		if !t.op.take || m.readFams[t.op.family] {
 			continue
 		}
 		for _, d := range drops[group{t.caller, t.arg, t.op.family}] {
@@ -187,16 +187,17 @@ func (m *Model) paramOf(fn *types.Func, e ast.Expr) (int, bool) {
 	return p.index, true
 }
 
-// familyReadAsData reports whether the package reads keys of a helper-made
-// family as data (a GET whose reply is not compared) or counts them: a
-// cache entry or a counter, not a lock.
-func (m *Model) familyReadAsData(fam string) bool {
+// readFamilies returns the families (counterFamily) of the keys the
+// package reads as data (a GET whose reply is not compared, a reply used
+// as a value) or counts: cache entries and counters, not locks.
+func (m *Model) readFamilies() map[string]bool {
+	fams := map[string]bool{}
 	for _, o := range m.Calls {
 		if o.Command == CmdGet && !o.Compared || o.Command == CmdIncr || o.Read {
-			if f, ok := m.counterFamily(o.Key()); ok && f == fam {
-				return true
+			if f, ok := m.counterFamily(o.Key()); ok {
+				fams[f] = true
 			}
 		}
 	}
-	return false
+	return fams
 }
