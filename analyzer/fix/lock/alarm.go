@@ -20,9 +20,18 @@ import (
 // alarm left.
 type alarm struct {
 	at    time.Time // with a monotonic reading
-	fn    func()
+	fn    firer
 	index int // in alarms.pending; -1 when not pending
 }
+
+// A firer is what an alarm calls. An owner that embeds its alarm is its
+// own firer, so that setting the alarm allocates nothing.
+type firer interface{ fire() }
+
+// fireFunc makes a function a firer.
+type fireFunc func()
+
+func (f fireFunc) fire() { f() }
 
 var alarms struct {
 	mu      sync.Mutex
@@ -33,11 +42,18 @@ var alarms struct {
 
 // setAlarm calls fn, on a goroutine of its own, after d.
 func setAlarm(d time.Duration, fn func()) *alarm {
-	a := &alarm{fn: fn, index: -1}
-	alarms.mu.Lock()
-	a.schedule(time.Now().Add(d))
-	alarms.mu.Unlock()
+	a := new(alarm)
+	a.set(time.Now().Add(d), fireFunc(fn))
 	return a
+}
+
+// set makes a, which is not pending, call f.fire on a goroutine of its
+// own at at.
+func (a *alarm) set(at time.Time, f firer) {
+	alarms.mu.Lock()
+	a.fn, a.index = f, -1
+	a.schedule(at)
+	alarms.mu.Unlock()
 }
 
 // schedule queues a for at and arms the timer if a is now the earliest.
@@ -91,7 +107,7 @@ func (a *alarm) reset(d time.Duration) bool {
 func ring() {
 	alarms.mu.Lock()
 	now := time.Now()
-	var due []func()
+	var due []firer
 	for len(alarms.pending) > 0 && !alarms.pending[0].at.After(now) {
 		due = append(due, heap.Pop(&alarms.pending).(*alarm).fn)
 	}
@@ -100,8 +116,8 @@ func ring() {
 		arm(alarms.pending[0].at)
 	}
 	alarms.mu.Unlock()
-	for _, fn := range due {
-		go fn()
+	for _, f := range due {
+		go f.fire()
 	}
 }
 
@@ -131,28 +147,34 @@ func (h *alarmHeap) Pop() any {
 // go-redis reads to bound socket I/O on a client with
 // ContextTimeoutEnabled, and it is done, with context.DeadlineExceeded,
 // when the alarm fires. It derives like any cancelable context (no
-// goroutine per child).
+// goroutine per child). Its stop method is the CancelFunc.
 type boundCtx struct {
 	context.Context // the cancel context of WithCancelCause
+	cancel          context.CancelCauseFunc
 	deadline        time.Time
 	expired         atomic.Bool
+	alarm           alarm
 }
 
-// withBound returns parent bounded by timeout and its cancel function.
-func withBound(parent context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
-	inner, cancel := context.WithCancelCause(parent)
-	c := &boundCtx{Context: inner, deadline: time.Now().Add(timeout)}
+// withBound returns parent bounded by timeout; stop releases it.
+func withBound(parent context.Context, timeout time.Duration) *boundCtx {
+	c := &boundCtx{deadline: time.Now().Add(timeout)}
+	c.Context, c.cancel = context.WithCancelCause(parent)
 	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
 		c.deadline = d
 	}
-	a := setAlarm(time.Until(c.deadline), func() {
-		c.expired.Store(true)
-		cancel(context.DeadlineExceeded)
-	})
-	return c, func() {
-		a.stop()
-		cancel(context.Canceled)
-	}
+	c.alarm.set(c.deadline, c)
+	return c
+}
+
+func (c *boundCtx) fire() {
+	c.expired.Store(true)
+	c.cancel(context.DeadlineExceeded)
+}
+
+func (c *boundCtx) stop() {
+	c.alarm.stop()
+	c.cancel(context.Canceled)
 }
 
 func (c *boundCtx) Deadline() (time.Time, bool) { return c.deadline, true }

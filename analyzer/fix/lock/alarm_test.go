@@ -90,8 +90,8 @@ func TestStoppedAndResetAlarms(t *testing.T) {
 }
 
 func TestBoundContext(t *testing.T) {
-	ctx, cancel := withBound(context.Background(), 30*time.Millisecond)
-	defer cancel()
+	ctx := withBound(context.Background(), 30*time.Millisecond)
+	defer ctx.stop()
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) > 30*time.Millisecond {
 		t.Errorf("deadline %s, %t", d, ok)
 	}
@@ -106,16 +106,16 @@ func TestBoundContext(t *testing.T) {
 		t.Errorf("err %v, cause %v; want DeadlineExceeded", ctx.Err(), context.Cause(ctx))
 	}
 
-	ctx, cancel = withBound(context.Background(), time.Hour)
-	cancel()
+	ctx = withBound(context.Background(), time.Hour)
+	ctx.stop()
 	if !errors.Is(ctx.Err(), context.Canceled) {
 		t.Errorf("cancelled bound: err %v", ctx.Err())
 	}
 
 	parent, cancelParent := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancelParent()
-	ctx, cancel = withBound(parent, time.Hour)
-	defer cancel()
+	ctx = withBound(parent, time.Hour)
+	defer ctx.stop()
 	if d, _ := ctx.Deadline(); time.Until(d) > 10*time.Millisecond {
 		t.Errorf("bound later than its parent's deadline: %s", time.Until(d))
 	}

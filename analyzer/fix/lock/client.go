@@ -76,7 +76,8 @@ type Command struct {
 
 // Values returns the command's words in order as interface values, for
 // clients that take their arguments as ...any. The words every command of
-// the library uses are returned without an allocation.
+// the library uses, its scripts' SHA1s among them, are returned without
+// an allocation.
 func (c Command) Values() []any {
 	v := make([]any, 0, len(c.Head)+len(c.Keys)+len(c.Args))
 	for _, part := range [3][]string{c.Head, c.Keys, c.Args} {
@@ -85,6 +86,13 @@ func (c Command) Values() []any {
 		}
 	}
 	return v
+}
+
+// command returns a Command of h head words, then k keys, then the rest
+// of w as arguments, in one allocation (w's), with each part capped so
+// that a client appending to one cannot write into the next.
+func command(h, k int, w ...string) Command {
+	return Command{Head: w[:h:h], Keys: w[h : h+k : h+k], Args: w[h+k:]}
 }
 
 // word returns w as an interface value, shared for the constant words.
@@ -118,6 +126,13 @@ func word(w string) any {
 		return "3"
 	case "4":
 		return "4"
+	}
+	if len(w) == sha1.Size*2 {
+		for _, s := range scripts {
+			if w == s.sha {
+				return s.shaWord
+			}
+		}
 	}
 	return w
 }
@@ -186,20 +201,48 @@ func comparableClient(c Client) bool {
 // server does not have it cached yet (NOSCRIPT): one round trip once it
 // is loaded.
 type script struct {
-	src string
-	sha string
+	src     string
+	sha     string
+	shaWord any // sha as an interface value, made once for word
 }
+
+// scripts lists every script, for word. newScript is only called to
+// initialize package variables, so it needs no lock.
+var scripts []*script
 
 func newScript(src string) *script {
 	h := sha1.Sum([]byte(src))
-	return &script{src: src, sha: hex.EncodeToString(h[:])}
+	s := &script{src: src, sha: hex.EncodeToString(h[:])}
+	s.shaWord = s.sha
+	scripts = append(scripts, s)
+	return s
+}
+
+// command is the script's EVALSHA of keys and args (its EVAL with eval),
+// in one allocation that holds copies of them.
+func (s *script) command(eval bool, keys, args []string) Command {
+	w := make([]string, 3+len(keys)+len(args))
+	w[0], w[1] = "EVALSHA", s.sha
+	if eval {
+		w[0], w[1] = "EVAL", s.src
+	}
+	w[2] = strconv.Itoa(len(keys))
+	copy(w[3:], keys)
+	copy(w[3+len(keys):], args)
+	return command(3, len(keys), w...)
+}
+
+// isNoScript reports the reply of an EVALSHA whose script the server does
+// not have.
+func isNoScript(err error) bool {
+	msg, ok := serverError(err)
+	return ok && strings.HasPrefix(msg, "NOSCRIPT")
 }
 
 func (s *script) run(ctx context.Context, c Client, keys []string, args ...string) (any, error) {
-	n := strconv.Itoa(len(keys))
-	r, err := c.Do(ctx, Command{Head: []string{"EVALSHA", s.sha, n}, Keys: keys, Args: args})
-	if msg, ok := serverError(err); ok && strings.HasPrefix(msg, "NOSCRIPT") {
-		r, err = c.Do(ctx, Command{Head: []string{"EVAL", s.src, n}, Keys: keys, Args: args})
+	r, err := c.Do(ctx, s.command(false, keys, args))
+	if isNoScript(err) {
+		r, err = c.Do(ctx, s.command(true, keys, args))
 	}
 	return r, err
 }

@@ -30,13 +30,19 @@ type Lock struct {
 	// attempt or a polling wait.
 	wq *waitQueue
 
-	ctx    context.Context
-	cancel context.CancelCauseFunc
+	// Obtain's context without its cancellation: the values of Context.
+	parent context.Context
 
-	mu         sync.Mutex
+	mu sync.Mutex
+	// Context, made when first asked for (most locks are released without
+	// anyone asking), and why it ended, set once.
+	ctx        context.Context
+	cancel     context.CancelCauseFunc
+	cause      error
 	state      lockState
 	leaseEnd   time.Time     // carries a monotonic reading
-	leaseTimer *alarm        // nil until the lease's end is watched
+	leaseTimer *alarm        // nil until the lease's end is watched, then &lease
+	lease      alarm         // ends Context with the lease
 	ttl        time.Duration // what the watchdog renews with; Refresh sets it
 
 	watched      bool
@@ -114,9 +120,9 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	ttl = ttl.Truncate(time.Millisecond)
 
 	if o.maxWait > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = withBound(ctx, o.maxWait)
-		defer cancel()
+		bound := withBound(ctx, o.maxWait)
+		defer bound.stop()
+		ctx = bound
 	}
 	waiting := o.maxWait > 0 || o.wait
 
@@ -148,11 +154,15 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 		if t.maybeSet {
 			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.key, a.token))
 		}
-		o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, err)
+		o.observer.acquired(ctx, a.key, a.begin, attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
-		start := time.Now()
+		// The first attempt begins with the Obtain.
+		start := a.begin
+		if attempt > 1 {
+			start = time.Now()
+		}
 		var res []int64
 		var err error
 		var inFlight bool
@@ -189,7 +199,7 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			t.maybeSet = true
 			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.key, ErrNotObtained))
 		case code > 0:
-			o.observer.acquired(ctx, a.key, time.Since(a.begin), attempt, nil)
+			o.observer.acquired(ctx, a.key, a.begin, attempt, nil)
 			return newLock(ctx, a, a.fence(code), t.leaseStart(start), nil), nil
 		}
 		o.observer.contended(ctx, a.key, attempt)
@@ -322,6 +332,13 @@ func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error
 	return res, err
 }
 
+// The results of an attempt that took the lock without a fence, and of
+// one that found it taken (its lease unknown), shared: read only.
+var (
+	obtained = []int64{1}
+	taken    = []int64{0, -1}
+)
+
 // send sends one acquire, and the WAIT of WithReplicas after it on the
 // same connection, and returns the acquire's result and the replicas that
 // acknowledged it.
@@ -336,36 +353,36 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		// is read, to tell an earlier copy of this command (re-sent after
 		// a lost reply) from another owner: a second round trip, on the
 		// contended path only; later attempts of a wait send SET NX GET.
-		ok, err := a.client.Do(ctx, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds())}})
+		ok, err := a.client.Do(ctx, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds())))
 		if err != nil {
 			return nil, ack{}, err
 		}
 		if ok != nil {
-			return []int64{1}, ack{}, nil
+			return obtained, ack{}, nil
 		}
-		old, err := a.client.Do(ctx, Command{Head: []string{"GET"}, Keys: []string{a.key}})
+		old, err := a.client.Do(ctx, command(1, 1, "GET", a.key))
 		if err != nil {
 			return nil, ack{}, err
 		}
 		if old, _ := old.(string); old == a.token {
-			return []int64{1}, ack{}, nil
+			return obtained, ack{}, nil
 		}
-		return []int64{0, -1}, ack{}, nil
+		return taken, ack{}, nil
 	}
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
-			old, acks, err := rep.acked(ctx, a.client, Command{Head: []string{"SET"}, Keys: []string{a.key}, Args: []string{a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"}})
+			old, acks, err := rep.acked(ctx, a.client, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"))
 			switch {
 			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
-				return []int64{1}, acks, nil
+				return obtained, acks, nil
 			case err == nil:
 				feats.learn(featSetNXGet, true)
 				if old, _ := old.(string); old == a.token {
-					return []int64{1}, acks, nil
+					return obtained, acks, nil
 				}
-				return []int64{0, -1}, acks, nil
+				return taken, acks, nil
 			case !isUnsupported(err):
 				return nil, acks, err
 			}
@@ -383,7 +400,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		case err != nil:
 			return nil, acks, err
 		case fence == 0:
-			return []int64{0, -1}, acks, nil
+			return taken, acks, nil
 		default:
 			return []int64{fence}, acks, nil
 		}
@@ -420,16 +437,17 @@ func (a *acquisition) remove(ctx context.Context, key, value string) string {
 
 // removeWith runs a token removal as remove describes.
 func (a *acquisition) removeWith(ctx context.Context, removal func(context.Context) error) string {
-	rctx, cancel := detached(ctx, a.o.releaseTimeout)
+	rctx := detached(ctx, a.o.releaseTimeout)
 	op := func() (struct{}, error) { return struct{}{}, removal(rctx) }
-	wait, direct := rctx, honoursContext(rctx, a.client)
+	var wait context.Context = rctx
+	direct := honoursContext(rctx, a.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}
 	// A removal the caller stops waiting for keeps its context until done.
-	_, err, inFlight := bounded(wait, direct, op, func(struct{}, error) { cancel() })
+	_, err, inFlight := bounded(wait, direct, op, func(struct{}, error) { rctx.stop() })
 	if !inFlight {
-		cancel()
+		rctx.stop()
 	}
 	switch {
 	case inFlight:
@@ -444,8 +462,8 @@ func (a *acquisition) removeWith(ctx context.Context, removal func(context.Conte
 // removeNow is remove for a goroutine that may block: it waits the whole
 // release timeout.
 func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
-	rctx, cancel := detached(ctx, a.o.releaseTimeout)
-	defer cancel()
+	rctx := detached(ctx, a.o.releaseTimeout)
+	defer rctx.stop()
 	_, err := compareAndDelete(rctx, a.client, key, value)
 	return err
 }
@@ -512,7 +530,7 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 	}
 	// The lock outlives the acquire context (often a short wait timeout) but
 	// keeps its values.
-	l.ctx, l.cancel = context.WithCancelCause(uncancelled(ctx))
+	l.parent = uncancelled(ctx)
 	if wq != nil {
 		wq.holds(l)
 	}
@@ -529,16 +547,39 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 		if o.maxHold > 0 {
 			l.maxHoldEnd = start.Add(o.maxHold)
 		}
+		l.mu.Lock()
 		l.startWatchdog()
+		l.mu.Unlock()
 	}
 	return l
 }
 
+// startWatchdog is called with mu held.
 func (l *Lock) startWatchdog() {
 	var wctx context.Context
-	wctx, l.stopWatchdog = context.WithCancel(context.WithoutCancel(l.ctx))
+	wctx, l.stopWatchdog = context.WithCancel(l.parent)
 	l.watchdogDone = make(chan struct{})
-	go l.watchdog(wctx)
+	go l.watchdog(wctx, l.context())
+}
+
+// context returns Context, making it if need be. Called with mu held.
+func (l *Lock) context() context.Context {
+	if l.ctx == nil {
+		l.ctx, l.cancel = context.WithCancelCause(l.parent)
+		if l.cause != nil {
+			l.cancel(l.cause)
+		}
+	}
+	return l.ctx
+}
+
+// end records why the lock can no longer be trusted and ends Context.
+// Called with mu held.
+func (l *Lock) end(cause error) {
+	l.cause = cause
+	if l.cancel != nil {
+		l.cancel(cause)
+	}
 }
 
 // A nil *Lock (from a failed Obtain) is safe to use: it holds nothing.
@@ -599,26 +640,31 @@ func (l *Lock) Context() context.Context {
 	}
 	l.mu.Lock()
 	ranOut := l.watchLease()
+	ctx := l.context()
 	l.mu.Unlock()
 	if ranOut {
 		l.leaseRanOut()
 	}
-	return l.ctx
+	return ctx
 }
 
 // watchLease sets the alarm that ends Context with the lease, if it is not
 // set yet, and reports true instead when the lease has run out already.
 // Called with mu held.
 func (l *Lock) watchLease() (ranOut bool) {
-	if l.leaseTimer != nil || l.state != held || l.ctx.Err() != nil {
+	if l.leaseTimer != nil || l.state != held || l.cause != nil {
 		return false
 	}
 	if !time.Now().Before(l.leaseEnd) {
 		return true
 	}
-	l.leaseTimer = setAlarm(time.Until(l.leaseEnd), l.leaseRanOut)
+	l.leaseTimer = &l.lease
+	l.lease.set(l.leaseEnd, l)
 	return false
 }
+
+// fire is the lease alarm's.
+func (l *Lock) fire() { l.leaseRanOut() }
 
 // ranOut reports, without an alarm set, that the lease has ended.
 // Called with mu held.
@@ -687,10 +733,9 @@ func (l *Lock) usable() error {
 	if ranOut {
 		l.leaseRanOut()
 	}
-	if l.ctx.Err() != nil {
-		return context.Cause(l.ctx)
-	}
-	return nil
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cause
 }
 
 func (l *Lock) extend(end time.Time) error {
@@ -701,7 +746,7 @@ func (l *Lock) extend(end time.Time) error {
 	}
 	// An alarm that already fired has cancelled, or is about to cancel, the
 	// context: the renewal came too late to trust.
-	if l.ctx.Err() != nil || l.ranOut() || l.leaseTimer != nil && !l.leaseTimer.reset(time.Until(end)) {
+	if l.cause != nil || l.ranOut() || l.leaseTimer != nil && !l.leaseTimer.reset(time.Until(end)) {
 		return fmt.Errorf("%w: renewed after the local lease ran out", ErrLost)
 	}
 	l.leaseEnd = end
@@ -720,20 +765,20 @@ func (l *Lock) lose(cause error) {
 	l.mu.Lock()
 	// While releasing, the release decides: it either deleted the key or,
 	// failing, finds out itself whether the lease ran out meanwhile.
-	if l.ctx.Err() != nil || l.state != held {
+	if l.cause != nil || l.state != held {
 		l.mu.Unlock()
 		return
 	}
 	if l.leaseTimer != nil {
 		l.leaseTimer.stop()
 	}
-	l.cancel(cause)
+	l.end(cause)
 	l.mu.Unlock()
 	if l.wq != nil {
 		// The process's next waiter asks the server now.
 		l.wq.holderGone(l)
 	}
-	l.obs.lost(context.WithoutCancel(l.ctx), l.key, cause)
+	l.obs.lost(l.parent, l.key, cause)
 }
 
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
@@ -791,7 +836,7 @@ func (l *Lock) Release(ctx context.Context) error {
 	if l.leaseTimer != nil {
 		l.leaseTimer.stop()
 	}
-	l.cancel(ErrReleased)
+	l.end(ErrReleased)
 	l.mu.Unlock()
 
 	l.obs.released(ctx, l.key, path, err == nil)
@@ -807,7 +852,7 @@ func (l *Lock) renewTTL() time.Duration {
 	return l.ttl
 }
 
-func (l *Lock) watchdog(ctx context.Context) {
+func (l *Lock) watchdog(ctx, lockCtx context.Context) {
 	defer close(l.watchdogDone)
 	t := time.NewTimer(l.renewTTL() / 3)
 	defer t.Stop()
@@ -815,7 +860,7 @@ func (l *Lock) watchdog(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-l.ctx.Done():
+		case <-lockCtx.Done():
 			return
 		case <-t.C:
 		}

@@ -34,8 +34,11 @@ func safely(hook func()) {
 	hook()
 }
 
-func (o *Observer) acquired(ctx context.Context, key string, wait time.Duration, attempts int, err error) {
+// acquired reports an Obtain that began at begin; the clock is read only
+// for a hook.
+func (o *Observer) acquired(ctx context.Context, key string, begin time.Time, attempts int, err error) {
 	if o.Acquired != nil {
+		wait := time.Since(begin)
 		safely(func() { o.Acquired(ctx, key, wait, attempts, err) })
 	}
 }

@@ -255,8 +255,8 @@ const (
 // a single attempt and nobody of the process waiting is released as
 // before.
 func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool) (ReleasePath, error) {
-	rctx, cancel := detached(ctx, l.releaseTimeout)
-	defer cancel()
+	rctx := detached(ctx, l.releaseTimeout)
+	defer rctx.stop()
 	token := l.token
 	// After a hand-off to a waiter that gave up meanwhile, the release goes
 	// on in that waiter's place; l's own release has then succeeded.
@@ -399,17 +399,18 @@ func (wq *waitQueue) publishMode() string {
 // attempt: detached for up to the release timeout, the caller waiting no
 // longer than ctx's deadline.
 func (wq *waitQueue) leave(ctx context.Context, entry string, o *options) {
-	rctx, cancel := detached(ctx, o.releaseTimeout)
+	rctx := detached(ctx, o.releaseTimeout)
 	op := func() (int64, error) {
 		return leaveScript.int(rctx, wq.client, []string{wq.key, wq.queue}, entry,
 			itoa(o.backoff.grantTTL().Milliseconds()), itoa(o.backoff.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
-	wait, direct := rctx, honoursContext(rctx, wq.client)
+	var wait context.Context = rctx
+	direct := honoursContext(rctx, wq.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}
-	if _, _, inFlight := bounded(wait, direct, op, func(int64, error) { cancel() }); !inFlight {
-		cancel()
+	if _, _, inFlight := bounded(wait, direct, op, func(int64, error) { rctx.stop() }); !inFlight {
+		rctx.stop()
 	}
 }
 
@@ -503,7 +504,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			wq.leave(ctx, entry, o)
 		}
 		wq.drop()
-		o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, err)
+		o.observer.acquired(ctx, a.key, a.begin, attempts, err)
 		return nil, err
 	}
 	for {
@@ -564,7 +565,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 				if !ok {
 					return a.handedOver(ctx, wq, w, attempts)
 				}
-				o.observer.acquired(ctx, a.key, time.Since(a.begin), attempts, nil)
+				o.observer.acquired(ctx, a.key, a.begin, attempts, nil)
 				return newLock(ctx, a, a.fence(res[0]), from, wq), nil
 			default:
 				errs = 0
@@ -625,10 +626,10 @@ func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, 
 			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
 				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
 			}
-			a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), err)
+			a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), err)
 			return nil, err
 		}
 	}
-	a.o.observer.acquired(ctx, a.key, time.Since(a.begin), max(attempts, 1), nil)
+	a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), nil)
 	return l, nil
 }

@@ -54,8 +54,8 @@ func Release(ctx context.Context, client Client, key string, token string) error
 // releaseBounded is compareAndDelete detached from ctx's cancellation and
 // bounded by timeout, whatever the client's own timeouts.
 func releaseBounded(ctx context.Context, client Client, key, token string, timeout time.Duration) (ReleasePath, error) {
-	rctx, cancel := detached(ctx, timeout)
-	defer cancel()
+	rctx := detached(ctx, timeout)
+	defer rctx.stop()
 	if honoursContext(rctx, client) {
 		return compareAndDelete(rctx, client, key, token)
 	}
@@ -98,7 +98,8 @@ func Refresh(ctx context.Context, client Client, key string, token string, ttl t
 	return nil
 }
 
-func detached(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+// detached is ctx's values, not its cancellation, bounded by timeout.
+func detached(ctx context.Context, timeout time.Duration) *boundCtx {
 	return withBound(uncancelled(ctx), timeout)
 }
 
@@ -145,7 +146,7 @@ var errGoneOnDelete = fmt.Errorf("%w: the key did not hold the token when the de
 func compareAndDelete(ctx context.Context, client Client, key, token string) (ReleasePath, error) {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featDELEX) {
-		r, err := client.Do(ctx, Command{Head: []string{"DELEX"}, Keys: []string{key}, Args: []string{"IFEQ", token}})
+		r, err := client.Do(ctx, command(1, 1, "DELEX", key, "IFEQ", token))
 		switch {
 		case err == nil:
 			feats.learn(featDELEX, true)
@@ -178,7 +179,7 @@ func compareAndDelete(ctx context.Context, client Client, key, token string) (Re
 func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featSetIFEQ) {
-		r, a, err := rep.acked(ctx, client, Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())}})
+		r, a, err := rep.acked(ctx, client, command(1, 1, "SET", key, token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())))
 		switch {
 		case err == nil && r != nil:
 			feats.learn(featSetIFEQ, true)

@@ -61,9 +61,9 @@ func WithFsyncedReplicas(n int, timeout time.Duration) Option {
 func (r replicas) command() Command {
 	ms := strconv.FormatInt(r.timeout.Milliseconds(), 10)
 	if r.aof {
-		return Command{Head: []string{"WAITAOF", "0", strconv.Itoa(r.n), ms}}
+		return command(4, 0, "WAITAOF", "0", strconv.Itoa(r.n), ms)
 	}
-	return Command{Head: []string{"WAIT", strconv.Itoa(r.n), ms}}
+	return command(3, 0, "WAIT", strconv.Itoa(r.n), ms)
 }
 
 // acked sends cmd and, when replicas are asked for, the WAIT after it on
@@ -131,10 +131,9 @@ func (r replicas) short(a ack) error {
 
 // runAcked is script.run followed by the WAIT of r on its connection.
 func (s *script) runAcked(ctx context.Context, c Client, r replicas, keys []string, args ...string) (any, ack, error) {
-	n := strconv.Itoa(len(keys))
-	v, acks, err := r.acked(ctx, c, Command{Head: []string{"EVALSHA", s.sha, n}, Keys: keys, Args: args})
-	if msg, ok := serverError(err); ok && len(msg) >= 8 && msg[:8] == "NOSCRIPT" {
-		v, acks, err = r.acked(ctx, c, Command{Head: []string{"EVAL", s.src, n}, Keys: keys, Args: args})
+	v, acks, err := r.acked(ctx, c, s.command(false, keys, args))
+	if isNoScript(err) {
+		v, acks, err = r.acked(ctx, c, s.command(true, keys, args))
 	}
 	return v, acks, err
 }
