@@ -51,7 +51,7 @@ func TestCycleAllocations(t *testing.T) {
 		budget float64
 	}{
 		{"SET NX PX", nil, 16},
-		{"fenced", []Option{WithFencing()}, 19},
+		{"fenced", []Option{WithFencing()}, 18},
 	} {
 		var err error
 		got := testing.AllocsPerRun(200, func() {

@@ -303,6 +303,8 @@ type acquisition struct {
 	tried  bool      // an attempt was sent
 	opts   options   // what o points to
 	keyBuf [3]string // what keys starts in
+	// What a fenced attempt's result is read from.
+	fenceRes [1]int64
 }
 
 // fence turns an acquire result into the lock's fence.
@@ -402,7 +404,9 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		case fence == 0:
 			return taken, acks, nil
 		default:
-			return []int64{fence}, acks, nil
+			// The attempts of one Obtain run one at a time.
+			a.fenceRes[0] = fence
+			return a.fenceRes[:], acks, nil
 		}
 	}
 	keys := a.keys
