@@ -291,9 +291,11 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}}
-	// Fast path: a package that cannot reach a Redis client costs one walk
-	// over its import graph, not its syntax.
-	if !reachesClient(pass.Pkg) {
+	// Fast path: a package that cannot reach a Redis client, and declares
+	// or imports no Redis port (port.go), costs one walk over its import
+	// graph and a look at its own and its direct imports' interface types,
+	// not its syntax.
+	if !reachesClient(pass.Pkg) && !declaresPort(pass) {
 		if HoldsMainModuleFacts(pass) {
 			m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 			exportTokenHelpers(m)

@@ -1,0 +1,228 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Services written in the ports-and-adapters style declare the client they
+// need as an interface of their own, in go-redis's words but with plain
+// results, and never import a client: the adapter that satisfies it is
+// wired in elsewhere.
+//
+//	type RedisClient interface {
+//		SetNX(ctx context.Context, key string, value any, ttl time.Duration) (bool, error)
+//		Del(ctx context.Context, keys ...string) error
+//	}
+//
+// An interface with a SetNX of that shape (a key, a value and a lease,
+// under the name only Redis gives the command) is a Redis port, and its
+// methods with a go-redis command's name and parameters are those
+// commands. A method named like a command with other parameters is not.
+
+// portParam is the kind of one parameter of a port method.
+type portParam int
+
+const (
+	pKey      portParam = iota // string
+	pKeys                      // ...string, or one string key
+	pValue                     // any, string or []byte
+	pTTL                       // time.Duration
+	pScript                    // string
+	pEvalKeys                  // []string
+	pArgs                      // ...any
+)
+
+// portShapes are the port methods the model reads, by the go-redis
+// parameter names their arguments take after the context.
+var portShapes = map[string][]struct {
+	name string
+	kind portParam
+}{
+	"SetNX":   {{"key", pKey}, {"value", pValue}, {"expiration", pTTL}},
+	"Set":     {{"key", pKey}, {"value", pValue}, {"expiration", pTTL}},
+	"Get":     {{"key", pKey}},
+	"Del":     {{"keys", pKeys}},
+	"Unlink":  {{"keys", pKeys}},
+	"Expire":  {{"key", pKey}, {"expiration", pTTL}},
+	"PExpire": {{"key", pKey}, {"expiration", pTTL}},
+	"Incr":    {{"key", pKey}},
+	"Eval":    {{"script", pScript}, {"keys", pEvalKeys}, {"args", pArgs}},
+}
+
+// portParams returns, for a method of a Redis port with a command's name
+// and shape, its parameters under go-redis's names (as params does for a
+// client method), or nil.
+func portParams(fn *types.Func) map[string]int {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	if _, ok := portShapes[fn.Name()]; !ok || !isPort(sig.Recv().Type()) {
+		return nil
+	}
+	return portMethod(fn)
+}
+
+// isPort reports whether the interface t has a SetNX with a port's shape.
+func isPort(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := range iface.NumMethods() {
+		if m := iface.Method(i); m.Name() == "SetNX" {
+			sig := m.Type().(*types.Signature)
+			res := sig.Results()
+			return portMethod(m) != nil && res.Len() >= 1 && isBool(res.At(0).Type())
+		}
+	}
+	return false
+}
+
+// portMethod matches fn's parameters, after an optional leading context,
+// against the shape its name has, and names them.
+func portMethod(fn *types.Func) map[string]int {
+	shape := portShapes[fn.Name()]
+	sig := fn.Type().(*types.Signature)
+	ps := sig.Params()
+	out := map[string]int{}
+	i := 0
+	if ps.Len() > 0 && isContext(ps.At(0).Type()) {
+		out["ctx"] = 0
+		i = 1
+	}
+	if ps.Len()-i != len(shape) {
+		return nil
+	}
+	for j, want := range shape {
+		t := ps.At(i + j).Type()
+		last := i+j == ps.Len()-1
+		if !portKind(t, want.kind, last && sig.Variadic()) {
+			return nil
+		}
+		out[want.name] = i + j
+	}
+	return out
+}
+
+func portKind(t types.Type, k portParam, variadic bool) bool {
+	elem := func() types.Type {
+		if s, ok := t.(*types.Slice); ok {
+			return s.Elem()
+		}
+		return nil
+	}
+	switch k {
+	case pKey, pScript:
+		return !variadic && isString(t)
+	case pKeys:
+		if variadic {
+			return isString(elem())
+		}
+		return isString(t)
+	case pValue:
+		if s, ok := t.(*types.Slice); ok && !variadic {
+			b, ok := s.Elem().Underlying().(*types.Basic)
+			return ok && b.Kind() == types.Byte
+		}
+		return !variadic && (isString(t) || isEmptyInterface(t))
+	case pTTL:
+		return !variadic && isDuration(t)
+	case pEvalKeys:
+		return !variadic && isString(elem())
+	case pArgs:
+		return variadic && isEmptyInterface(elem())
+	}
+	return false
+}
+
+func isEmptyInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func isContext(t types.Type) bool  { return isNamed(t, "context", "Context") }
+func isDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
+
+// declaresPort reports whether pass's package, or a package it imports
+// directly, declares a Redis port: a package that reaches no client still
+// sends commands through one. The standard library declares none. The
+// package's own ports are found in its top-level declarations (a scope's
+// names come sorted, which costs more than the whole answer for a large
+// package), an import's once per process.
+func declaresPort(pass *analysis.Pass) bool {
+	if isStdPass(pass) {
+		return false
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				if it, ok := ts.Type.(*ast.InterfaceType); ok && hasMethod(it, "SetNX") {
+					if obj := pass.TypesInfo.Defs[ts.Name]; obj != nil && isPort(obj.Type()) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	for _, q := range pass.Pkg.Imports() {
+		if first, _, _ := strings.Cut(q.Path(), "/"); strings.Contains(first, ".") && portIn(q) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMethod(it *ast.InterfaceType, name string) bool {
+	for _, m := range it.Methods.List {
+		for _, n := range m.Names {
+			if n.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ports remembers, per imported package, whether it declares a port.
+var ports sync.Map // *types.Package -> bool
+
+func portIn(pkg *types.Package) bool {
+	if r, ok := ports.Load(pkg); ok {
+		return r.(bool)
+	}
+	r := false
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && types.IsInterface(tn.Type()) && isPort(tn.Type()) {
+			r = true
+			break
+		}
+	}
+	ports.Store(pkg, r)
+	return r
+}
