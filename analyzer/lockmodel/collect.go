@@ -64,13 +64,13 @@ func (b *builder) collect(files []*ast.File) {
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
-			if ps := portParams(fn); ps != nil && len(b.m.implementations(fn)) == 0 {
+			if name, ps := portParams(fn); ps != nil && len(b.m.implementations(fn)) == 0 {
 				// A Redis port's method is its command, sent through an
 				// interface a suggested fix cannot pass to the library.
 				// A port implemented in the package is read through its
 				// implementations instead, which say what each method
 				// really sends.
-				if c := b.goRedisWith(cur, call, fn, ps); c != nil {
+				if c := b.goRedisWith(cur, call, fn, name, ps); c != nil {
 					c.Client, c.Via = GoRedis, fn
 					b.add(cur, c)
 				}

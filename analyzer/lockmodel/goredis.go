@@ -53,13 +53,13 @@ var goRedisMethods = map[string]goRedisCmd{
 }
 
 func (b *builder) goRedis(cur cursor, call *ast.CallExpr, fn *types.Func) *Call {
-	return b.goRedisWith(cur, call, fn, params(fn))
+	return b.goRedisWith(cur, call, fn, fn.Name(), params(fn))
 }
 
 // goRedisWith reads a call of fn, a go-redis method or one that mirrors
-// it, whose parameters ps names as go-redis does.
-func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, ps map[string]int) *Call {
-	name := fn.Name()
+// it as the go-redis method name, whose parameters ps names as go-redis
+// does.
+func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, name string, ps map[string]int) *Call {
 	recv := recvOf(call)
 
 	// In go-redis v6 a *Tx's plain Pipeline is MULTI/EXEC too; from v7 on

@@ -23,7 +23,9 @@ import (
 // An interface with a SetNX of that shape (a key, a value and a lease,
 // under the name only Redis gives the command) is a Redis port, and its
 // methods with a go-redis command's name and parameters are those
-// commands. A method named like a command with other parameters is not.
+// commands, and so is a Delete shaped like Del (the name ports give DEL
+// more often than not). A method named like a command with other
+// parameters is not.
 
 // portParam is the kind of one parameter of a port method.
 type portParam int
@@ -48,6 +50,7 @@ var portShapes = map[string][]struct {
 	"Set":     {{"key", pKey}, {"value", pValue}, {"expiration", pTTL}},
 	"Get":     {{"key", pKey}},
 	"Del":     {{"keys", pKeys}},
+	"Delete":  {{"keys", pKeys}},
 	"Unlink":  {{"keys", pKeys}},
 	"Expire":  {{"key", pKey}, {"expiration", pTTL}},
 	"PExpire": {{"key", pKey}, {"expiration", pTTL}},
@@ -55,18 +58,26 @@ var portShapes = map[string][]struct {
 	"Eval":    {{"script", pScript}, {"keys", pEvalKeys}, {"args", pArgs}},
 }
 
+// portAliases are the port method names that are not go-redis's.
+var portAliases = map[string]string{"Delete": "Del"}
+
 // portParams returns, for a method of a Redis port with a command's name
-// and shape, its parameters under go-redis's names (as params does for a
-// client method), or nil.
-func portParams(fn *types.Func) map[string]int {
+// and shape, the go-redis method it stands for and its parameters under
+// go-redis's names (as params does for a client method); ps is nil for
+// any other function.
+func portParams(fn *types.Func) (name string, ps map[string]int) {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
-		return nil
+		return "", nil
 	}
 	if _, ok := portShapes[fn.Name()]; !ok || !isPort(sig.Recv().Type()) {
-		return nil
+		return "", nil
 	}
-	return portMethod(fn)
+	name = fn.Name()
+	if alias, ok := portAliases[name]; ok {
+		name = alias
+	}
+	return name, portMethod(fn)
 }
 
 // isPort reports whether the interface t has a SetNX with a port's shape.

@@ -115,3 +115,18 @@ func Renew(ctx context.Context, l Leases, id string, run func()) error {
 	run()
 	return nil
 }
+
+// Ports name DEL Delete as often as Del.
+type Guard interface {
+	SetNX(ctx context.Context, key string, value any, expiration time.Duration) (bool, error)
+	Delete(ctx context.Context, key string) error
+}
+
+func Once(ctx context.Context, g Guard, id, owner string, run func()) {
+	key := "payout:" + id + ":lock"
+	if ok, err := g.SetNX(ctx, key, owner, time.Minute); err != nil || !ok {
+		return
+	}
+	defer g.Delete(ctx, key) // want "DEL of lock key `key` without an owner check"
+	run()
+}
