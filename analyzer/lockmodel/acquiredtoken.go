@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/types"
 	"strings"
 
 	"github.com/locklint/locklint/analyzer/diag"
@@ -70,12 +69,4 @@ func recvName(d *ast.FuncDecl) string {
 		return ""
 	}
 	return d.Recv.List[0].Names[0].Name
-}
-
-func isString(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }

@@ -34,6 +34,9 @@ type builder struct {
 	// client, whose functions may carry Forwarder facts.
 	forwarders map[*types.Func]*Forwarder
 	reach      map[*types.Package]bool
+	// ports remembers what each interface method called is as a port
+	// method (nil: not one, or one the package implements).
+	ports map[*types.Func]*portMethodOf
 }
 
 type multiKey struct {
@@ -64,13 +67,10 @@ func (b *builder) collect(files []*ast.File) {
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
 		if !ok {
-			if name, ps := portParams(fn); ps != nil && len(b.m.implementations(fn)) == 0 {
+			if p := b.portMethod(fn); p != nil {
 				// A Redis port's method is its command, sent through an
 				// interface a suggested fix cannot pass to the library.
-				// A port implemented in the package is read through its
-				// implementations instead, which say what each method
-				// really sends.
-				if c := b.goRedisWith(cur, call, fn, name, ps); c != nil {
+				if c := b.goRedisWith(cur, call, fn, p.name, p.params); c != nil {
 					c.Client, c.Via = GoRedis, fn
 					b.add(cur, c)
 				}

@@ -227,7 +227,7 @@ func reportsSuccess(t types.Type) bool {
 	}
 	for i := range sig.Results().Len() {
 		r := sig.Results().At(i).Type()
-		if b, ok := r.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+		if isBool(r) {
 			return true
 		}
 		if types.Identical(r, types.Universe.Lookup("error").Type()) {

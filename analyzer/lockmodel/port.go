@@ -58,6 +58,33 @@ var portShapes = map[string][]struct {
 	"Eval":    {{"script", pScript}, {"keys", pEvalKeys}, {"args", pArgs}},
 }
 
+// portMethodOf is a port method read as the go-redis method it stands for.
+type portMethodOf struct {
+	name   string
+	params map[string]int
+}
+
+// portMethod returns what fn is as a method of a Redis port, once per
+// method, or nil. A port implemented in the package is read through its
+// implementations instead, which say what each method really sends.
+func (b *builder) portMethod(fn *types.Func) *portMethodOf {
+	if _, named := portShapes[fn.Name()]; !named {
+		return nil
+	}
+	if p, ok := b.ports[fn]; ok {
+		return p
+	}
+	var p *portMethodOf
+	if name, ps := portParams(fn); ps != nil && len(b.m.implementations(fn)) == 0 {
+		p = &portMethodOf{name, ps}
+	}
+	if b.ports == nil {
+		b.ports = map[*types.Func]*portMethodOf{}
+	}
+	b.ports[fn] = p
+	return p
+}
+
 // portAliases are the port method names that are not go-redis's.
 var portAliases = map[string]string{"Delete": "Del"}
 
@@ -152,27 +179,6 @@ func portKind(t types.Type, k portParam, variadic bool) bool {
 	}
 	return false
 }
-
-func isEmptyInterface(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	i, ok := t.Underlying().(*types.Interface)
-	return ok && i.NumMethods() == 0
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
-}
-
-func isNamed(t types.Type, pkg, name string) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
-}
-
-func isContext(t types.Type) bool  { return isNamed(t, "context", "Context") }
-func isDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
 
 // declaresPort reports whether pass's package, or a package it imports
 // directly, declares a Redis port: a package that reaches no client still

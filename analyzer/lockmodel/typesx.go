@@ -2,9 +2,10 @@ package lockmodel
 
 import "go/types"
 
-// The two type questions the model asks, in one place (as x/tools keeps
-// them in typesinternal): the named type behind a value, and the named
-// type a method or receiver variable belongs to.
+// The type questions the model asks, in one place (as x/tools keeps
+// them in typesinternal): the named type behind a value, the named type a
+// method or receiver variable belongs to, and what kind of value a type
+// holds.
 
 // namedOf returns t's named type, through one pointer, or nil; for an
 // instance of a generic type, the generic type itself, so that values of
@@ -58,3 +59,32 @@ func goRedisTypeName(t types.Type) string {
 	}
 	return n.Obj().Name()
 }
+
+func isString(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isEmptyInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func isContext(t types.Type) bool  { return isNamed(t, "context", "Context") }
+func isDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
