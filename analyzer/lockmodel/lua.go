@@ -24,6 +24,9 @@ type luaToken struct {
 	// contents with escapes reduced to the escaped character.
 	Text string
 	Line int // 1-based
+	// Off and End are the token's byte range in the script, so that a
+	// finding can point into the text and a fix can edit it.
+	Off, End int
 }
 
 // maxLuaTokens bounds the work on one script: real scripts have a few
@@ -60,24 +63,24 @@ func scanLua(src string) []luaToken {
 			start := line
 			text, end, nl := quoted(src, i)
 			line += nl
-			toks = append(toks, luaToken{Kind: luaString, Text: text, Line: start})
+			toks = append(toks, luaToken{Kind: luaString, Text: text, Line: start, Off: i, End: end})
 			i = end
 		case c == '[':
 			if lvl, ok := longOpen(src, i); ok {
 				body, end := longBody(src, i, lvl)
-				toks = append(toks, luaToken{Kind: luaString, Text: strings.TrimPrefix(body, "\n"), Line: line})
+				toks = append(toks, luaToken{Kind: luaString, Text: strings.TrimPrefix(body, "\n"), Line: line, Off: i, End: end})
 				line += strings.Count(body, "\n")
 				i = end
 				continue
 			}
-			toks = append(toks, luaToken{Kind: luaOp, Text: "[", Line: line})
+			toks = append(toks, luaToken{Kind: luaOp, Text: "[", Line: line, Off: i, End: i + 1})
 			i++
 		case isNameStart(c):
 			j := i + 1
 			for j < len(src) && (isNameStart(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, luaToken{Kind: luaName, Text: src[i:j], Line: line})
+			toks = append(toks, luaToken{Kind: luaName, Text: src[i:j], Line: line, Off: i, End: j})
 			i = j
 		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
 			j := i + 1
@@ -93,7 +96,7 @@ func scanLua(src string) []luaToken {
 				}
 				j++
 			}
-			toks = append(toks, luaToken{Kind: luaNumber, Text: src[i:j], Line: line})
+			toks = append(toks, luaToken{Kind: luaNumber, Text: src[i:j], Line: line, Off: i, End: j})
 			i = j
 		default:
 			n := 1
@@ -103,7 +106,7 @@ func scanLua(src string) []luaToken {
 					break
 				}
 			}
-			toks = append(toks, luaToken{Kind: luaOp, Text: src[i : i+n], Line: line})
+			toks = append(toks, luaToken{Kind: luaOp, Text: src[i : i+n], Line: line, Off: i, End: i + n})
 			i += n
 		}
 	}
@@ -203,6 +206,26 @@ type LuaCall struct {
 	// returned nothing: not reply, reply == nil or false (or ~=). A script
 	// that tests a GET so tells a free key from a held one. -1 when none.
 	AbsentAt int
+	// RESP3 is set when the script switched the replies of its calls to
+	// RESP3 before this one (redis.setresp(3), or with a protocol that is
+	// not the constant 2): a null reply is then Lua nil, not false.
+	RESP3 bool
+	// NilChecks are the comparisons of the reply itself, not of a part
+	// of it or of a function of it, with nil, in source order.
+	NilChecks []LuaNilCheck
+}
+
+// LuaNilCheck is one comparison of a call's reply with nil:
+// redis.call('GET', KEYS[1]) == nil, nil ~= v after local v = redis.call(...).
+type LuaNilCheck struct {
+	Op   string // "==" or "~="
+	Line int    // the line of the operator
+	// Not is set for not reply == nil, which Lua reads as
+	// (not reply) == nil: the not applies first.
+	Not bool
+	// NilOff and NilEnd are the byte range of the nil operand in the
+	// script.
+	NilOff, NilEnd int
 }
 
 // Key returns the KEYS index of the first key argument, or 0.
@@ -233,16 +256,21 @@ func LuaCalls(src string) []*LuaCall {
 	callEnd := map[int]*LuaCall{}   // index of the closing paren -> call
 	callStart := map[int]*LuaCall{} // index of "redis" -> call
 	alias := map[string]int{}       // variable -> KEYS index
+	resp3 := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.Kind == luaOp && t.Text == "=" {
 			assign(toks, i, alias)
 			continue
 		}
+		if p, ok := setResp(toks, i); ok {
+			resp3 = p != "2"
+			continue
+		}
 		if !isRedisCall(toks, i) {
 			continue
 		}
-		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1, AbsentAt: -1}
+		c := &LuaCall{Line: t.Line, At: i, CheckedAt: -1, AbsentAt: -1, RESP3: resp3}
 		args, end := callArgs(toks, i+3)
 		if len(args) > 0 {
 			if a := args[0]; len(a) == 1 && a[0].Kind == luaString {
@@ -261,6 +289,21 @@ func LuaCalls(src string) []*LuaCall {
 	}
 	checks(toks, callStart, callEnd)
 	return calls
+}
+
+// setResp reports whether toks[i] begins redis.setresp(p), and the
+// protocol p as written when it is one number ("" otherwise).
+func setResp(toks []luaToken, i int) (string, bool) {
+	if i+4 >= len(toks) || toks[i].Kind != luaName || toks[i].Text != "redis" || (i > 0 && isOp(toks[i-1], ".", ":")) {
+		return "", false
+	}
+	if !isOp(toks[i+1], ".") || toks[i+2].Kind != luaName || toks[i+2].Text != "setresp" || !isOp(toks[i+3], "(") {
+		return "", false
+	}
+	if i+5 < len(toks) && toks[i+4].Kind == luaNumber && isOp(toks[i+5], ")") {
+		return toks[i+4].Text, true
+	}
+	return "", true
 }
 
 func isRedisCall(toks []luaToken, i int) bool {
@@ -399,9 +442,14 @@ func assign(toks []luaToken, eq int, alias map[string]int) {
 
 // checks sets CheckedAt on calls whose reply is compared: directly
 // (redis.call('GET', KEYS[1]) == ARGV[1], also the other way round and
-// through tostring(...)), or through a variable assigned the reply.
+// through tostring(...)), or through a variable assigned the reply. It
+// also records the comparisons of a reply itself with nil.
 func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 	byVar := map[string]*LuaCall{}
+	shut := make(map[*LuaCall]int, len(callEnd))
+	for k, c := range callEnd {
+		shut[c] = k
+	}
 	for j := 0; j < len(toks); j++ {
 		if isOp(toks[j], "=") {
 			bindReply(toks, j, byVar, callStart)
@@ -422,12 +470,13 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 			continue
 		}
 		var c *LuaCall
-		var other luaToken
-		haveOther := false
+		other := -1               // the index of the other operand's token next to the operator
+		bare, not := false, false // the operand is the reply itself; not reply
 		// Reply on the left: walk back over closing parens to a call end.
 		for k := j - 1; k >= 0 && k >= j-4; k-- {
 			if oc, ok := callEnd[k]; ok {
 				c = oc
+				bare, not = bareBefore(toks, oc.At, j-1-k)
 				break
 			}
 			if !isOp(toks[k], ")") {
@@ -436,46 +485,129 @@ func checks(toks []luaToken, callStart, callEnd map[int]*LuaCall) {
 		}
 		if c == nil && j > 0 && toks[j-1].Kind == luaName && (j < 2 || !isOp(toks[j-2], ".", ":")) {
 			c = byVar[toks[j-1].Text]
+			if c != nil {
+				bare, not = bareBefore(toks, j-1, 0)
+			}
 		}
 		if c == nil && j > 0 && isOp(toks[j-1], ")") {
 			c = wrappedReply(toks, j-1, byVar, callStart)
 		}
 		if c != nil && j+1 < len(toks) {
-			other, haveOther = toks[j+1], true
+			other = j + 1
 		}
 		if c == nil {
 			// Reply on the right: skip "(" and wrappers like tostring(.
-			k := j + 1
+			k, parens, wrapped := j+1, 0, false
 			for k+1 < len(toks) && (isOp(toks[k], "(") || (toks[k].Kind == luaName && toks[k].Text != "redis" && isOp(toks[k+1], "("))) {
 				if isOp(toks[k], "(") {
 					k++
+					parens++
 				} else {
 					k += 2
+					wrapped = true
 				}
 			}
 			if oc, ok := callStart[k]; ok {
 				c = oc
+				bare = !wrapped && bareAfter(toks, shut[oc]+1, parens)
 			} else if j+1 < len(toks) && toks[j+1].Kind == luaName && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
 				c = byVar[toks[j+1].Text]
+				bare = bareAfter(toks, j+2, 0)
 			}
 			if c != nil && j > 0 {
-				other, haveOther = toks[j-1], true
+				other = j - 1
 			}
 		}
 		if c == nil {
 			continue
 		}
-		if haveOther && other.Kind == luaName && (other.Text == "nil" || other.Text == "false") && c.AbsentAt < 0 {
+		if other >= 0 && isName(toks[other], "nil") && bare && !c.RESP3 {
+			o := toks[other]
+			c.NilChecks = append(c.NilChecks, LuaNilCheck{Op: toks[j].Text, Line: toks[j].Line, Not: not, NilOff: o.Off, NilEnd: o.End})
+		}
+		if other >= 0 && (isName(toks[other], "nil") || isName(toks[other], "false")) && c.AbsentAt < 0 {
 			c.AbsentAt = j
 		}
 		if c.CheckedAt >= 0 {
 			continue
 		}
-		if (haveOther && !literal(other)) || passesValue(c) {
+		if (other >= 0 && !literal(toks[other])) || passesValue(c) {
 			c.CheckedAt = j
 		}
 	}
 }
+
+func isName(t luaToken, name string) bool { return t.Kind == luaName && t.Text == name }
+
+// luaTighter are the operators that bind tighter than == and ~= (and
+// the unary ones): an operand next to one is part of a larger expression,
+// not the reply itself.
+var luaTighter = map[string]bool{
+	"..": true, "+": true, "-": true, "*": true, "/": true, "//": true, "%": true, "^": true,
+	"#": true, "&": true, "|": true, "~": true, "<<": true, ">>": true,
+	"==": true, "~=": true, "<": true, ">": true, "<=": true, ">=": true,
+}
+
+// luaKeywords are the names that are not values: a "(" after one opens a
+// parenthesised expression, not a function call.
+var luaKeywords = map[string]bool{
+	"and": true, "break": true, "do": true, "else": true, "elseif": true, "end": true, "for": true,
+	"function": true, "goto": true, "if": true, "in": true, "local": true, "not": true, "or": true,
+	"repeat": true, "return": true, "then": true, "until": true, "while": true,
+}
+
+// bareBefore tells whether the left operand that starts at toks[start],
+// inside parens plain parentheses, is that value alone: nothing before
+// it binds tighter than the comparison, and the parentheses are not a
+// function call's (tonumber(v) == nil tests the number, not the reply).
+// not is set when a "not" applies to it first.
+func bareBefore(toks []luaToken, start, parens int) (bare, not bool) {
+	p := start - 1
+	for range parens {
+		if p < 0 || !isOp(toks[p], "(") {
+			return false, false
+		}
+		p--
+	}
+	if p < 0 {
+		return true, false
+	}
+	t := toks[p]
+	switch {
+	case isName(t, "not"):
+		return true, true
+	case t.Kind == luaOp && luaTighter[t.Text]:
+		return false, false
+	case parens > 0 && (t.Kind == luaString || (t.Kind == luaName && !luaKeywords[t.Text]) || isOp(t, ")", "]", "}")):
+		return false, false
+	}
+	return true, false
+}
+
+// bareAfter tells whether the right operand that ends just before
+// toks[end], inside parens plain parentheses, is that value alone:
+// the parentheses close there and nothing after binds tighter (an index,
+// a field, a call, arithmetic, a concatenation).
+func bareAfter(toks []luaToken, end, parens int) bool {
+	q := end
+	for range parens {
+		if q >= len(toks) || !isOp(toks[q], ")") {
+			return false
+		}
+		q++
+	}
+	if q >= len(toks) {
+		return true
+	}
+	t := toks[q]
+	if t.Kind == luaString || isOp(t, "[", ".", ":", "(", "{") {
+		return false
+	}
+	// Comparisons are left-associative: nil == v == x compares v first.
+	return !(t.Kind == luaOp && luaTighter[t.Text] && !luaComparisons[t.Text])
+}
+
+var luaComparisons = map[string]bool{"==": true, "~=": true, "<": true, ">": true, "<=": true, ">=": true}
 
 // wrappedReply returns the call whose reply is the first argument of a
 // function call that closes at shut: string.sub(v, 1, n) == ARGV[1] (the

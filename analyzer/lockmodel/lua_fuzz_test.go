@@ -20,6 +20,8 @@ func FuzzLuaCalls(f *testing.F) {
 		"a, b, c = KEYS[1], KEYS[2]",
 		"= == ~= redis . call ( ) ) ) ==",
 		"1e+ 0x1p- .5 ...",
+		"local v = redis.call('GET', KEYS[1]) if not v == nil or nil ~= (v) then end",
+		"redis.setresp(3) redis.setresp( if redis.call('GET') == nil",
 		"\xff\xfe redis.call('DEL', KEYS[99999999999999999999])",
 	} {
 		f.Add(s)
@@ -38,6 +40,11 @@ func FuzzLuaCalls(f *testing.F) {
 			for _, k := range c.Keys {
 				if k < 0 {
 					t.Fatalf("negative key index %d", k)
+				}
+			}
+			for _, n := range c.NilChecks {
+				if n.NilOff < 0 || n.NilEnd > len(src) || src[n.NilOff:n.NilEnd] != "nil" {
+					t.Fatalf("nil check range [%d:%d] of %d bytes", n.NilOff, n.NilEnd, len(src))
 				}
 			}
 		}

@@ -174,3 +174,81 @@ func TestLuaCallsUnclosedIsBounded(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// A reply is compared with nil when the reply itself, directly or
+// through a local it was assigned to, is one operand and nil the other;
+// a function of it, a part of it, or a value that is no reply is not.
+func TestLuaNilChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      string // the checks of the first call: op, "not" when negated
+	}{
+		{"direct", `if redis.call('GET', KEYS[1]) == nil then return 1 end`, "=="},
+		{"reversed", `if nil == redis.call('GET', KEYS[1]) then return 1 end`, "=="},
+		{"notEqual", `if redis.call('GET', KEYS[1]) ~= nil then return 0 end`, "~="},
+		{"local", "local v = redis.call('GET', KEYS[1])\nif v == nil then return 1 end", "=="},
+		{"localReversed", "local v = redis.call('GET', KEYS[1])\nif nil ~= v then return 0 end", "~="},
+		{"parenthesised", `if (redis.call('GET', KEYS[1])) == nil then end`, "=="},
+		{"pcall", `if redis.pcall('GET', KEYS[1]) == nil then end`, "=="},
+		{"not", "local v = redis.call('GET', KEYS[1])\nif not v == nil then end", "== not"},
+		{"notCall", `if not redis.call('GET', KEYS[1]) == nil then end`, "== not"},
+		{"twice", "local v = redis.call('GET', KEYS[1])\nif v == nil or v ~= nil then end", "== ~="},
+		{"mgetElement", "local r = redis.call('MGET', KEYS[1], KEYS[2])\nlocal held = r[1]\nif held == nil then end", "=="},
+		{"false", `if redis.call('GET', KEYS[1]) == false then end`, ""},
+		{"notV", "local v = redis.call('GET', KEYS[1])\nif not v then end", ""},
+		{"argv", "local v = redis.call('GET', KEYS[1])\nif v == ARGV[1] then end", ""},
+		{"tonumberArg", "redis.call('GET', KEYS[1])\nif tonumber(ARGV[1]) == nil then end", ""},
+		{"tonumberReply", `if tonumber(redis.call('GET', KEYS[1])) == nil then end`, ""},
+		{"tonumberReplyRight", `if nil == tonumber(redis.call('GET', KEYS[1])) then end`, ""},
+		{"tonumberLocal", "local v = redis.call('GET', KEYS[1])\nif tonumber(v) == nil then end", ""},
+		{"field", "local t = redis.call('HGETALL', KEYS[1])\nif t.x == nil then end", ""},
+		{"pcallErr", "local r = redis.pcall('GET', KEYS[1])\nif r.err == nil then end", ""},
+		{"index", "if redis.call('LRANGE', KEYS[1], 0, 0)[1] == nil then end", ""},
+		{"indexRight", "if nil == redis.call('LRANGE', KEYS[1], 0, 0)[1] then end", ""},
+		{"concat", "if 'x' .. redis.call('GET', KEYS[1]) == nil then end", ""},
+		{"reassigned", "local v = redis.call('GET', KEYS[1])\nv = ARGV[1]\nif v == nil then end", ""},
+		{"setresp", "redis.setresp(3)\nif redis.call('GET', KEYS[1]) == nil then end", ""},
+		{"setrespBack", "redis.setresp(3)\nredis.setresp(2)\nif redis.call('GET', KEYS[1]) == nil then end", "=="},
+		{"setrespAfter", "local v = redis.call('GET', KEYS[1])\nredis.setresp(3)\nif v == nil then end", "=="},
+		{"comment", "-- if redis.call('GET', KEYS[1]) == nil\nredis.call('GET', KEYS[1])", ""},
+		{"string", "local s = \"redis.call('GET', KEYS[1]) == nil\"\nredis.call('GET', KEYS[1])", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := LuaCalls(tc.src)
+			if len(calls) == 0 {
+				t.Fatal("no calls")
+			}
+			var got []string
+			for _, n := range calls[0].NilChecks {
+				got = append(got, n.Op)
+				if n.Not {
+					got = append(got, "not")
+				}
+				if w := tc.src[n.NilOff:n.NilEnd]; w != "nil" {
+					t.Errorf("range [%d:%d] is %q, want nil", n.NilOff, n.NilEnd, w)
+				}
+			}
+			if g := strings.Join(got, " "); g != tc.want {
+				t.Errorf("nil checks %q, want %q", g, tc.want)
+			}
+		})
+	}
+}
+
+// Every token's range is its text in the script, so that a fix can edit it.
+func TestScanLuaOffsets(t *testing.T) {
+	src := "local v = redis.call(\"GET\", KEYS[1]) -- c\n--[[ x ]] if v == nil then return [[a]] end"
+	for _, tok := range scanLua(src) {
+		raw := src[tok.Off:tok.End]
+		switch tok.Kind {
+		case luaString:
+			if !strings.Contains(raw, tok.Text) {
+				t.Errorf("string %q at [%d:%d] = %q", tok.Text, tok.Off, tok.End, raw)
+			}
+		default:
+			if raw != tok.Text {
+				t.Errorf("token %q at [%d:%d] = %q", tok.Text, tok.Off, tok.End, raw)
+			}
+		}
+	}
+}
