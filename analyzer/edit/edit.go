@@ -182,3 +182,71 @@ func IsDuration(t types.Type) bool {
 	n, ok := t.(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
 }
+
+// InLiteral returns the edit that replaces bytes [off, end) of the value
+// of the string literal lit with text, when each of those bytes is written
+// as itself in the source: in a raw string, or in an interpreted one
+// outside escapes. ok is false otherwise (an escape in the range, a raw
+// string with carriage returns, which its value drops, a range outside
+// the value): then no edit of the source gives that value.
+func InLiteral(lit *ast.BasicLit, off, end int, text string) (analysis.TextEdit, bool) {
+	src := srcOffsets(lit)
+	if off < 0 || end <= off || end > len(src) {
+		return analysis.TextEdit{}, false
+	}
+	for i := off + 1; i < end; i++ {
+		if src[i] < 0 || src[i] != src[i-1]+1 {
+			return analysis.TextEdit{}, false
+		}
+	}
+	if src[off] < 0 {
+		return analysis.TextEdit{}, false
+	}
+	pos := lit.Pos() + token.Pos(src[off])
+	return analysis.TextEdit{Pos: pos, End: pos + token.Pos(end-off), NewText: []byte(text)}, true
+}
+
+// srcOffsets maps each byte of a string literal's value to its offset in
+// the literal's source, or to -1 when an escape writes it. nil when lit is
+// not a well-formed string literal.
+func srcOffsets(lit *ast.BasicLit) []int {
+	v := lit.Value
+	if lit.Kind != token.STRING || len(v) < 2 || v[0] != v[len(v)-1] {
+		return nil
+	}
+	var out []int
+	if v[0] == '`' {
+		// The scanner drops a raw string's carriage returns from Value
+		// too: then where they were is lost.
+		if int(lit.End()-lit.Pos()) != len(v) {
+			return nil
+		}
+		for i := 1; i < len(v)-1; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	if v[0] != '"' {
+		return nil
+	}
+	for i := 1; i < len(v)-1; {
+		if v[i] != '\\' {
+			out = append(out, i)
+			i++
+			continue
+		}
+		r, multi, tail, err := strconv.UnquoteChar(v[i:len(v)-1], '"')
+		if err != nil {
+			return nil
+		}
+		n := 1 // \xff and \377 write one byte
+		if multi {
+			n = len(string(r))
+		}
+		for range n {
+			out = append(out, -1)
+		}
+		i = len(v) - 1 - len(tail)
+	}
+	return out
+}

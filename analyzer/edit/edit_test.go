@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,6 +152,53 @@ func TestDeleteStmt(t *testing.T) {
 			}
 			if got := apply(t, p, f, []analysis.TextEdit{e}); !strings.Contains(got, tc.want) {
 				t.Errorf("edited source:\n%s\nwant it to contain:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// An edit inside a string literal is offered only where the value's bytes
+// are written as themselves in the source.
+func TestInLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		name, lit string
+		off, end  int // the range of "nil" in the value
+		want      string
+	}{
+		{"raw", "`if v == nil then`", 8, 11, "`if v == false then`"},
+		{"interpreted", `"if v == nil then"`, 8, 11, `"if v == false then"`},
+		{"escapeBefore", `"a\nif v == nil"`, 10, 13, `"a\nif v == false"`},
+		{"unicodeEscapeBefore", `"\u00e9 v == nil"`, 8, 11, `"\u00e9 v == false"`},
+		{"literalUTF8Before", `"é v == nil"`, 8, 11, `"é v == false"`},
+		{"escapeInside", `"v == n\x69l"`, 5, 8, ""},
+		{"rawCarriageReturn", "`a\r\nv == nil`", 7, 10, ""},
+		{"outside", `"nil"`, 2, 5, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fset := token.NewFileSet()
+			e, err := parser.ParseExprFrom(fset, "x.go", tc.lit, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lit := e.(*ast.BasicLit)
+			val, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != "" && val[tc.off:tc.end] != "nil" {
+				t.Fatalf("value %q: [%d:%d] is %q", val, tc.off, tc.end, val[tc.off:tc.end])
+			}
+			ed, ok := InLiteral(lit, tc.off, tc.end, "false")
+			if ok != (tc.want != "") {
+				t.Fatalf("ok = %v, want %v", ok, tc.want != "")
+			}
+			if !ok {
+				return
+			}
+			base := int(lit.Pos())
+			got := tc.lit[:int(ed.Pos)-base] + string(ed.NewText) + tc.lit[int(ed.End)-base:]
+			if got != tc.want {
+				t.Errorf("edited %s, want %s", got, tc.want)
 			}
 		})
 	}
