@@ -1,0 +1,6 @@
+-- Takes the lock when it is free.
+local holder = redis.call('GET', KEYS[1])
+if holder == false then
+  return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 0
