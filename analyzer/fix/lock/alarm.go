@@ -154,11 +154,20 @@ type boundCtx struct {
 	deadline        time.Time
 	expired         atomic.Bool
 	alarm           alarm
+	// Nothing but the deadline ends it while it is in use: its parent
+	// cannot be cancelled (stop is called only once it is done with).
+	onlyDeadline bool
 }
 
 // withBound returns parent bounded by timeout; stop releases it.
 func withBound(parent context.Context, timeout time.Duration) *boundCtx {
 	c := &boundCtx{deadline: time.Now().Add(timeout)}
+	if b, ok := parent.(*boundCtx); ok {
+		c.onlyDeadline = b.onlyDeadline
+	} else {
+		_, ok := parent.Deadline()
+		c.onlyDeadline = !ok && parent.Done() == nil
+	}
 	c.Context, c.cancel = context.WithCancelCause(parent)
 	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
 		c.deadline = d

@@ -59,9 +59,10 @@ type Info struct {
 	// then shard channels (SSUBSCRIBE, SPUBLISH) in the lock's slot.
 	Cluster bool
 	// Deadlines is true when a command ends at its context's deadline.
-	// Otherwise, and for a context that can be cancelled but has no
-	// deadline, the library waits for the command on a goroutine of its
-	// own and stops waiting when the context ends, so that its bounds hold.
+	// Otherwise, and for a context that can be cancelled (a cancellation
+	// does not end a command on any client), the library waits for the
+	// command on a goroutine of its own and stops waiting when the context
+	// ends, so that its bounds hold.
 	Deadlines bool
 }
 

@@ -14,7 +14,10 @@ const DefaultMaxHold = 10 * time.Minute
 // Do obtains key, renews it with a watchdog (WithWatchdog(DefaultMaxHold)
 // unless opts give WithWatchdog or WithKeepAlive), runs fn under a context that ends when the lock is
 // lost or ctx is done, and always releases. The result joins fn's error,
-// the loss of the lock during fn (ErrLost) and the release error.
+// the loss of the lock during fn (ErrLost) and the release error. When the
+// release fails (the network), the lock is given up all the same: nothing
+// renews it and Do sends no command of it after returning, so the key
+// frees itself when its lease ends.
 func Do(ctx context.Context, client Client, key string, ttl time.Duration, fn func(ctx context.Context) error, opts ...Option) error {
 	if fn == nil {
 		return fmt.Errorf("do %q: %w: nil function", key, ErrInvalidOption)
@@ -34,5 +37,7 @@ func Do(ctx context.Context, client Client, key string, ttl time.Duration, fn fu
 	if cause := context.Cause(l.Context()); errors.Is(cause, ErrLost) {
 		lost = cause
 	}
-	return errors.Join(fnErr, lost, l.Release(ctx))
+	// Do's caller holds nothing once it returns: a release that fails is
+	// not retried, and the lock is not renewed after it.
+	return errors.Join(fnErr, lost, l.release(ctx, true))
 }

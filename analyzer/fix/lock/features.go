@@ -75,13 +75,18 @@ func (s *serverFeatures) learn(f feature, ok bool) {
 }
 
 // honoursContext reports whether a command the client sends under ctx
-// ends when ctx does: ctx never ends, or it has a deadline and the
-// client's commands end at theirs. A context that can be cancelled but
-// has no deadline is waited for on a goroutine, since no client aborts
-// socket I/O on a cancellation alone.
+// ends when ctx does: ctx never ends, or it ends only at its deadline and
+// the client's commands end at theirs. No client aborts socket I/O on a
+// cancellation alone, so a context that can be cancelled (before its
+// deadline, if it has one) is waited for on a goroutine. The library's
+// own bounds over a context that cannot be cancelled end only at their
+// deadline; any other context with a deadline may be cancelled first.
 func honoursContext(ctx context.Context, client Client) bool {
+	if b, ok := ctx.(*boundCtx); ok {
+		return b.onlyDeadline && client.Info().Deadlines
+	}
 	if _, ok := ctx.Deadline(); ok {
-		return client.Info().Deadlines
+		return false
 	}
 	// Asked last: a cancel context makes its channel on the first Done.
 	return ctx.Done() == nil

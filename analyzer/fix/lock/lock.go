@@ -32,6 +32,9 @@ type Lock struct {
 
 	// Obtain's context without its cancellation: the values of Context.
 	parent context.Context
+	// An attempt of the Obtain that was still in flight when it returned
+	// this lock (handed over meanwhile); nil when there was none.
+	late *lateAttempt
 
 	mu sync.Mutex
 	// Context, made when first asked for (most locks are released without
@@ -135,9 +138,13 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 		if hashSlot(a.queue) != hashSlot(key) || hashSlot(siblingKey(key, "wake")) != hashSlot(key) {
 			return nil, fmt.Errorf("obtain %q: %w: no waiter queue key shares its slot; give the key a {hash tag} or use WithoutFairness", key, ErrCrossSlot)
 		}
-		return a.queued(ctx)
+		l, err := a.queued(ctx)
+		a.late.settle(l)
+		return l, err
 	}
-	return a.poll(ctx, waiting)
+	l, err := a.poll(ctx, waiting)
+	a.late.settle(l)
+	return l, err
 }
 
 // poll makes one attempt, or retries after Backoff delays while waiting.
@@ -172,12 +179,11 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			// A reply that comes after ctx ended is not awaited; if that
 			// attempt took the lock, or may have, its token is removed then.
 			res, err, inFlight = bounded(ctx, false, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
-				if err != nil || len(res) > 0 && res[0] > 0 {
-					_ = a.removeNow(ctx, a.key, a.token)
-				}
+				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() { _ = a.removeNow(ctx, a.key, a.token) })
 			})
 		}
 		if inFlight {
+			a.late.abandon()
 			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
 		}
 		if err != nil {
@@ -305,6 +311,8 @@ type acquisition struct {
 	keyBuf [3]string // what keys starts in
 	// What a fenced attempt's result is read from.
 	fenceRes [1]int64
+	// An attempt left in flight, and its reply.
+	late lateAttempt
 }
 
 // fence turns an acquire result into the lock's fence.
@@ -531,6 +539,9 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 		replicas:       o.replicas,
 		wq:             wq,
 		leaseEnd:       start.Add(a.ttl),
+	}
+	if a.late.abandoned {
+		l.late = &a.late
 	}
 	// The lock outlives the acquire context (often a short wait timeout) but
 	// keeps its values.
@@ -789,10 +800,18 @@ func (l *Lock) lose(cause error) {
 // if it does not. It stops the watchdog and cancels Context. Only the first
 // call sends a command; later ones (and calls racing it) return ErrNotHeld,
 // except that a call that failed with a transport error may be retried:
-// the lock is then held as before, its watchdog renewing again. It runs
-// even when ctx is already cancelled, bounded by the release timeout. A nil
-// Lock returns ErrNotHeld.
+// the lock is then held as before, its watchdog renewing again. It ignores
+// ctx's cancellation (it runs even when ctx is already done) and is
+// bounded by the release timeout. A nil Lock returns ErrNotHeld.
 func (l *Lock) Release(ctx context.Context) error {
+	return l.release(ctx, false)
+}
+
+// release is Release; final says the caller gives the lock up whatever
+// happens (Do): a release that fails then leaves the lock released all
+// the same, its watchdog stopped, and the key's token lasts until the
+// lease ends at the latest, with no command of the lock sent after.
+func (l *Lock) release(ctx context.Context, final bool) error {
 	if l == nil {
 		return fmt.Errorf("release: %w", errNilLock)
 	}
@@ -808,6 +827,13 @@ func (l *Lock) Release(ctx context.Context) error {
 		l.stopWatchdog()
 		<-l.watchdogDone
 	}
+	timeout := l.releaseTimeout
+	if l.late != nil {
+		// The delete must follow anything the Obtain's last attempt set.
+		start := time.Now()
+		l.late.await(timeout / 2)
+		timeout -= time.Since(start)
+	}
 	var path ReleasePath
 	var err error
 	// A lock taken with a single attempt has no queue of its own, but
@@ -817,13 +843,13 @@ func (l *Lock) Release(ctx context.Context) error {
 		wq = findQueue(l.client, l.key)
 	}
 	if wq != nil {
-		path, err = wq.release(ctx, l, l.wq != nil)
+		path, err = wq.release(ctx, l, l.wq != nil, timeout)
 	} else {
-		path, err = releaseBounded(ctx, l.client, l.key, l.token, l.releaseTimeout)
+		path, err = releaseBounded(ctx, l.client, l.key, l.token, timeout)
 	}
 
 	l.mu.Lock()
-	if err != nil && !errors.Is(err, ErrNotHeld) {
+	if err != nil && !errors.Is(err, ErrNotHeld) && !final {
 		l.state = held
 		ranOut := !time.Now().Before(l.leaseEnd)
 		if !ranOut && l.watched {
@@ -842,6 +868,11 @@ func (l *Lock) Release(ctx context.Context) error {
 	}
 	l.end(ErrReleased)
 	l.mu.Unlock()
+	if final && err != nil && !errors.Is(err, ErrNotHeld) && wq != nil {
+		// The process's next waiter asks the server, which has the lock
+		// until the lease ends at the latest.
+		wq.holderGone(l)
+	}
 
 	l.obs.released(ctx, l.key, path, err == nil)
 	if err != nil {

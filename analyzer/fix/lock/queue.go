@@ -254,8 +254,8 @@ const (
 // processes' waiters even when this process has none; a lock taken with
 // a single attempt and nobody of the process waiting is released as
 // before.
-func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool) (ReleasePath, error) {
-	rctx := detached(ctx, l.releaseTimeout)
+func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout time.Duration) (ReleasePath, error) {
+	rctx := detached(ctx, timeout)
 	defer rctx.stop()
 	token := l.token
 	// After a hand-off to a waiter that gave up meanwhile, the release goes
@@ -278,7 +278,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool) (ReleasePa
 		wq.mu.Unlock()
 
 		if w == nil && !fair && !passing {
-			path, err := releaseBounded(ctx, l.client, l.key, token, l.releaseTimeout)
+			path, err := releaseBounded(ctx, l.client, l.key, token, timeout)
 			if err == nil || errors.Is(err, ErrNotHeld) {
 				wq.holderGone(l)
 			}
@@ -534,16 +534,17 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			entry := wq.entryID()
 			start := time.Now()
 			res, err, inFlight := bounded(ctx, direct, func() ([]int64, error) { return a.attempt(ctx, entry) }, func(res []int64, err error) {
-				if err != nil || len(res) > 0 && res[0] > 0 {
-					// Took the lock, or may have, after Obtain gave up.
+				// Took the lock, or may have, after Obtain gave up.
+				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() {
 					_ = a.removeWith(context.WithoutCancel(ctx), func(rctx context.Context) error {
 						_, err := wq.handoff(rctx, a.token, nil, "", &o.backoff)
 						return err
 					})
 					wq.woken("")
-				}
+				})
 			})
 			if inFlight {
+				a.late.abandon()
 				return fail(fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
 			}
 			switch {
@@ -623,6 +624,8 @@ func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, 
 	if a.o.replicas.n > 0 {
 		if err := l.refresh(ctx, a.ttl); err != nil {
 			err = fmt.Errorf("obtain %q: %w: %w", a.key, ErrNotObtained, err)
+			// An attempt still in flight is no longer this Obtain's.
+			a.late.settle(nil)
 			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
 				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
 			}

@@ -1,0 +1,217 @@
+package behaviour_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/faulty"
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest"
+	"github.com/locklint/locklint/analyzer/fix/lock"
+	"github.com/redis/go-redis/v9"
+)
+
+// libraryScripts is the library's Lua sources by file name, so that the
+// fault client tells its script commands apart.
+var libraryScripts = sync.OnceValues(func() (map[string]string, error) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "lock", "scripts", "*.lua"))
+	if err != nil || len(files) == 0 {
+		return nil, errors.Join(err, errors.New("no scripts in ../../lock/scripts"))
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		m[filepath.Base(f)] = string(b)
+	}
+	return m, nil
+})
+
+// faultyServer is a server and an admin client of it, past any fault.
+type faultyServer struct {
+	name  string
+	addr  string
+	admin *redis.Client
+}
+
+// eachFaultyClient runs fn for every client kind of TestClients against
+// miniredis and a real redis-server, the kind's client (built with
+// default options) wrapped in a fault client. wrap makes a second one.
+func eachFaultyClient(t *testing.T, fn func(t *testing.T, s faultyServer, wrap func() *faulty.Client)) {
+	scripts, err := libraryScripts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := []func(t *testing.T) faultyServer{
+		func(t *testing.T) faultyServer {
+			m := redistest.Miniredis(t)
+			admin := redis.NewClient(&redis.Options{Addr: m.Addr()})
+			t.Cleanup(func() { admin.Close() })
+			return faultyServer{"miniredis", m.Addr(), admin}
+		},
+		func(t *testing.T) faultyServer {
+			srv := redistest.Start(t)
+			return faultyServer{"redis-server", srv.Addr, srv.Client(t, nil)}
+		},
+	}
+	for i, start := range servers {
+		t.Run([]string{"miniredis", "redis-server"}[i], func(t *testing.T) {
+			s := start(t)
+			for _, k := range clientKinds {
+				t.Run(k.name, func(t *testing.T) {
+					fn(t, s, func() *faulty.Client { return faulty.New(k.standalone(t, s.addr), scripts) })
+				})
+			}
+		})
+	}
+}
+
+// TestHandoffDuringStalledAttemptKeepsOneHolder: a waiter's first attempt
+// stalls on the network past its wait; meanwhile the holder releases and
+// hands it the lock, so its Obtain returns the lock when the wait ends.
+// The stalled attempt's reply, when it comes, must not remove the token
+// the waiter now holds (it did: the key was empty with the lease running,
+// and a second Obtain took it).
+func TestHandoffDuringStalledAttemptKeepsOneHolder(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		c := wrap()
+		ctx := ctxT(t)
+		key := uniqueKey(t)
+		h, err := lock.Obtain(ctx, c, key, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const stall = 400 * time.Millisecond
+		c.Inject(&faulty.Rule{Kind: faulty.Acquire, Nth: 2, Action: faulty.Stall, Delay: stall})
+		type result struct {
+			l   *lock.Lock
+			err error
+			at  time.Time
+		}
+		done := make(chan result, 1)
+		start := time.Now()
+		go func() {
+			l, err := lock.Obtain(ctx, c, key, 3*time.Second, lock.WithMaxWait(200*time.Millisecond))
+			done <- result{l, err, time.Now()}
+		}()
+		time.Sleep(50 * time.Millisecond)
+		if err := h.Release(ctx); err != nil {
+			t.Fatalf("release: %v", err)
+		}
+		w := <-done
+		if w.err != nil {
+			// Giving up is safe; the case needs the hand-off to win.
+			t.Fatalf("the waiter did not get the lock handed over: %v", w.err)
+		}
+		// Past the stalled attempt's arrival and its clean-up.
+		time.Sleep(time.Until(start.Add(stall + 300*time.Millisecond)))
+		if got := s.admin.Get(ctx, key).Val(); got != w.l.Token() {
+			t.Fatalf("%s after the waiter's Obtain returned (lease until %s): key holds %q, want the waiter's token",
+				time.Since(w.at).Round(time.Millisecond), time.Until(w.l.Until()).Round(time.Millisecond), got)
+		}
+		if err := w.l.Context().Err(); err != nil {
+			t.Errorf("the waiter's Context ended: %v", context.Cause(w.l.Context()))
+		}
+		other := wrap()
+		if l2, err := lock.Obtain(ctx, other, key, time.Second); !errors.Is(err, lock.ErrNotObtained) {
+			t.Errorf("a second Obtain while the waiter holds the lock: %v, want ErrNotObtained", err)
+			_ = l2.Release(ctx)
+		}
+		if err := w.l.Release(ctx); err != nil {
+			t.Errorf("the waiter's release: %v", err)
+		}
+		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
+			t.Errorf("key left after the waiter's release")
+		}
+	})
+}
+
+// tokenOf returns the token of the first acquire of key in the history.
+func tokenOf(t *testing.T, h []faulty.Sent, key string) string {
+	t.Helper()
+	for _, s := range h {
+		if s.Kind == faulty.Acquire && len(s.Words) > 2 && s.Words[0] == "SET" && s.Words[1] == key {
+			return s.Words[2]
+		}
+	}
+	t.Fatalf("no SET NX of %q in the history", key)
+	return ""
+}
+
+// TestDoGivesUpTheLockWhenReleaseFails: Do's release fails on the network
+// (the delete never reaches the server). Do's caller holds nothing, so
+// nothing may renew the lock after Do returned (a watchdog did, every
+// TTL/3, until DefaultMaxHold), and the key must free itself at the end
+// of its lease.
+func TestDoGivesUpTheLockWhenReleaseFails(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		c := wrap()
+		ctx := ctxT(t)
+		key := uniqueKey(t)
+		rule := &faulty.Rule{Kind: faulty.Release, Action: faulty.FailSend, Times: 1}
+		c.Inject(rule)
+		const ttl = 300 * time.Millisecond
+		err := lock.Do(ctx, c, key, ttl, func(ctx context.Context) error {
+			time.Sleep(ttl) // across one renewal
+			return nil
+		})
+		returned := time.Now()
+		if c.Hits(rule) != 1 {
+			t.Fatalf("the release fault hit %d commands, want 1", c.Hits(rule))
+		}
+		if !errors.Is(err, faulty.ErrInjected) {
+			t.Errorf("Do: %v, want the release's transport error", err)
+		}
+		time.Sleep(ttl + 300*time.Millisecond)
+		token := tokenOf(t, c.History(), key)
+		for _, sent := range c.History() {
+			if sent.At.After(returned) && sent.Carries(token) {
+				t.Errorf("%s sent %s after Do returned: %q", sent.Kind, sent.At.Sub(returned).Round(time.Millisecond), sent.Words)
+			}
+		}
+		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
+			t.Errorf("key still held %s after Do returned (lease %s)", time.Since(returned).Round(time.Millisecond), ttl)
+		}
+	})
+}
+
+// TestReleaseDoesNotWaitForStalledRenewal: the watchdog's renewal stalls
+// on the network; Release stops the watchdog and must return within its
+// release timeout, not when the renewal's deadline (the lease's end)
+// comes, as it did on clients that end commands at their deadline.
+func TestReleaseDoesNotWaitForStalledRenewal(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		c := wrap()
+		ctx := ctxT(t)
+		key := uniqueKey(t)
+		rule := &faulty.Rule{Kind: faulty.Refresh, Nth: 1, Action: faulty.Stall, Delay: 3 * time.Second}
+		c.Inject(rule)
+		const ttl, timeout = 1500 * time.Millisecond, 250 * time.Millisecond
+		l, err := lock.Obtain(ctx, c, key, ttl, lock.WithWatchdog(time.Minute), lock.WithReleaseTimeout(timeout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(ttl/3 + 100*time.Millisecond)
+		if c.Hits(rule) != 1 {
+			t.Fatalf("the renewal fault hit %d commands, want 1", c.Hits(rule))
+		}
+		start := time.Now()
+		err = l.Release(ctx)
+		took := time.Since(start)
+		if err != nil {
+			t.Errorf("release: %v", err)
+		}
+		if took > timeout+150*time.Millisecond {
+			t.Errorf("release took %s with a renewal stalled, want at most the release timeout %s", took.Round(time.Millisecond), timeout)
+		}
+		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
+			t.Errorf("key left after release")
+		}
+	})
+}
