@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklint/locklint/passes/constanttoken"
 	"github.com/locklint/locklint/passes/crossslot"
+	"github.com/locklint/locklint/passes/luanil"
 	"github.com/locklint/locklint/passes/plainpexpire"
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/splitfence"
@@ -31,5 +32,6 @@ func Analyzers() []*analysis.Analyzer {
 		unguardedscript.Analyzer,
 		constanttoken.Analyzer,
 		splitfence.Analyzer,
+		luanil.Analyzer,
 	}
 }
