@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -89,12 +90,38 @@ type Rule struct {
 	hits int
 }
 
-// Sent is one command as the server may see it.
+// Sent is one command the library sent.
 type Sent struct {
-	At    time.Time // when it left for the server (monotonic)
-	Kind  Kind
-	Words []string
-	Fault Action // 0 when none
+	At     time.Time // when the library sent it (monotonic)
+	Arrive time.Time // when it reached the server, for a stalled one
+	Kind   Kind
+	Tag    string // the Tag of the context it was sent under
+	Words  []string
+	Fault  Action // 0 when none
+}
+
+type tagKey struct{}
+
+// Tag returns ctx tagged with tag: the commands sent under it (and under
+// the contexts the library derives from it) are recorded with the tag.
+func Tag(ctx context.Context, tag string) context.Context {
+	return context.WithValue(ctx, tagKey{}, tag)
+}
+
+// Token returns the owner token an acquire carries, or "".
+func (s Sent) Token() string {
+	if s.Kind != Acquire || len(s.Words) < 3 {
+		return ""
+	}
+	switch strings.ToUpper(s.Words[0]) {
+	case "SET":
+		return s.Words[2]
+	case "EVALSHA", "EVAL":
+		if n, err := strconv.Atoi(s.Words[2]); err == nil && len(s.Words) > 3+n {
+			return s.Words[3+n]
+		}
+	}
+	return ""
 }
 
 // Carries reports whether the command's words include tok.
@@ -243,9 +270,10 @@ func (c *Client) fault(k Kind, w []string) (Action, time.Duration) {
 	return 0, 0
 }
 
-func (c *Client) record(k Kind, w []string, a Action) {
+func (c *Client) record(ctx context.Context, at time.Time, k Kind, w []string, a Action) {
+	tag, _ := ctx.Value(tagKey{}).(string)
 	c.mu.Lock()
-	c.history = append(c.history, Sent{At: time.Now(), Kind: k, Words: w, Fault: a})
+	c.history = append(c.history, Sent{At: at, Arrive: time.Now(), Kind: k, Tag: tag, Words: w, Fault: a})
 	c.mu.Unlock()
 }
 
@@ -285,28 +313,30 @@ func (c *Client) Pipeline(ctx context.Context, cmds ...lock.Command) ([]any, err
 
 // run sends one command (or pipeline) through send with fault a.
 func (c *Client) run(ctx context.Context, k Kind, w []string, a Action, d time.Duration, send func(context.Context) error) error {
+	at := time.Now()
 	switch a {
 	case FailSend:
+		c.record(ctx, at, k, w, a) // the library sent it; the server never sees it
 		return ErrInjected
 	case LoseReply:
-		c.record(k, w, a)
+		c.record(ctx, at, k, w, a)
 		// The bytes left: the command runs even if the caller's context
 		// ends now.
 		_ = send(context.WithoutCancel(ctx))
 		return ErrInjected
 	case Duplicate:
-		c.record(k, w, a)
+		c.record(ctx, at, k, w, a)
 		_ = send(context.WithoutCancel(ctx))
-		c.record(k, w, a)
+		c.record(ctx, at, k, w, a)
 		return send(ctx)
 	case Stall:
-		return c.stall(ctx, k, w, d, send)
+		return c.stall(ctx, at, k, w, d, send)
 	}
-	c.record(k, w, 0)
+	c.record(ctx, at, k, w, 0)
 	return send(ctx)
 }
 
-func (c *Client) stall(ctx context.Context, k Kind, w []string, d time.Duration, send func(context.Context) error) error {
+func (c *Client) stall(ctx context.Context, at time.Time, k Kind, w []string, d time.Duration, send func(context.Context) error) error {
 	arrive := time.Now().Add(d)
 	if deadline, ok := ctx.Deadline(); ok && c.inner.Info().Deadlines && deadline.Before(arrive) {
 		// The client gives up at the deadline; the held bytes reach the
@@ -315,7 +345,7 @@ func (c *Client) stall(ctx context.Context, k Kind, w []string, d time.Duration,
 		go func() {
 			defer close(done)
 			time.Sleep(time.Until(arrive))
-			c.record(k, w, Stall)
+			c.record(ctx, at, k, w, Stall)
 			_ = send(context.WithoutCancel(ctx))
 		}()
 		t := time.NewTimer(time.Until(deadline))
@@ -331,7 +361,7 @@ func (c *Client) stall(ctx context.Context, k Kind, w []string, d time.Duration,
 	// A client that does not end commands at their deadline blocks for the
 	// whole stall.
 	time.Sleep(d)
-	c.record(k, w, Stall)
+	c.record(ctx, at, k, w, Stall)
 	return send(context.WithoutCancel(ctx))
 }
 
