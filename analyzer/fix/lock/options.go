@@ -52,7 +52,10 @@ func DefaultBackoff() Backoff {
 // number larger than all earlier ones. The counter key is derived from the
 // lock key so that both hash to the same Cluster slot: a key with a hash tag
 // gets ":fence" appended ("lock:{sku42}" -> "lock:{sku42}:fence"), a key
-// without one is wrapped in a tag ("feed" -> "{feed}:fence").
+// without one is wrapped in a tag ("feed" -> "{feed}:fence"). The counter
+// expires a day or more after its last fence and then starts again from the
+// server's clock in microseconds, above the fences it issued; the package
+// documentation says how long exactly and on what assumption.
 func WithFencing() Option {
 	return func(o *options) { o.fencing = true }
 }
@@ -69,7 +72,8 @@ func (o *options) appendFenceKeys(keys []string) []string {
 	return keys
 }
 
-// WithFenceKey is WithFencing with an explicit counter key. Obtain fails with
+// WithFenceKey is WithFencing with an explicit counter key, which gets the
+// same TTL and restart as a derived one. Obtain fails with
 // ErrCrossSlot, before sending anything, when key and the lock key hash to
 // different Cluster slots; give both the same hash tag.
 func WithFenceKey(key string) Option {

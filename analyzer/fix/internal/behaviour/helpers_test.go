@@ -27,7 +27,7 @@ type target struct {
 
 // aclCommands is what the library needs on a server without DELEX; the
 // package documentation lists the same commands.
-var aclCommands = []string{"+set", "+get", "+mget", "+del", "+pexpire", "+pttl", "+incr", "+eval", "+evalsha"}
+var aclCommands = []string{"+set", "+get", "+mget", "+del", "+pexpire", "+pttl", "+incr", "+time", "+eval", "+evalsha"}
 
 // eachServer runs fn against miniredis (DELEX) and against a redis-server
 // started for the test (Lua fallback), there as a user limited to the

@@ -49,8 +49,9 @@ end
 -- a lock to the next waiter of its process by setting that waiter's
 -- token: finding the caller's own token is the same acquisition, with the
 -- fence issued with it. A counter of this lock's own moves only when the
--- lock changes hands, so while the token holds the lock its value is that
--- fence; a counter that others may share has the fence recorded.
+-- lock changes hands (a new life starts at the fence it issues), so while
+-- the token holds the lock its value is that fence; a counter that others
+-- may share has the fence recorded.
 if held == ARGV[1] then
   if not fence then
     return {1}
@@ -62,10 +63,20 @@ if held == ARGV[1] then
   return {-2}
 end
 
+-- The fence counter's life and its restart from TIME: see fenced.lua.
 local function take()
   redis.call("SET", lock, ARGV[1], "PX", ARGV[2])
   if fence then
+    local life = math.max(86400000, 1000 * tonumber(ARGV[2]))
     local issued = redis.call("INCR", fence)
+    local restart = issued == 1
+    if restart then
+      local now = redis.call("TIME")
+      issued = tonumber(now[1]) * 1000000 + tonumber(now[2])
+    end
+    if restart or redis.call("PTTL", fence) < life / 2 then
+      redis.call("SET", fence, issued, "PX", life)
+    end
     if record then
       redis.call("SET", record, issued, "PX", ARGV[2])
     end
