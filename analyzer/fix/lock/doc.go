@@ -101,9 +101,9 @@
 //     rejected with ErrCrossSlot before anything is sent.
 //   - Fence counters do not pile up, one per key ever locked: a counter's
 //     life is max(24 h, 1000 leases), and a fence that finds less than half
-//     of it left sets its TTL to the whole (a counter shared through
-//     WithFenceKey lives by the longest lease among its locks). So a counter
-//     goes between half its life and its life after its last fence: a day
+//     of it left sets its TTL to the whole (so a short lease's fences do
+//     not shorten the life that a longer lease gave a counter shared
+//     through WithFenceKey). So a counter goes between half its life and its life after its last fence: a day
 //     at most for leases up to 86 s. A day, so that a key locked daily keeps
 //     its counter and the restart below rarely happens; 1000 leases, so
 //     that a counter outlives the holders of a long lease by far. A counter
