@@ -1,5 +1,7 @@
-// Command lockbench compares analyzer/fix with bsm/redislock, redsync and a
-// hand-written floor (SET NX PX plus a compare-and-delete EVALSHA) against
+// Command lockbench compares analyzer/fix with bsm/redislock, redsync and
+// two hand-written floors, the least a lock can do (SET NX PX plus a
+// compare-and-delete EVALSHA) and the least a fenced lock can do (one
+// script doing SET NX PX and the fence's INCR, the same release), against
 // one real redis-server on loopback, in a single run:
 //
 //   - uncontended acquire+release cycles/s, 1 and 16 goroutines on distinct
@@ -30,6 +32,7 @@ package main
 import (
 	"context"
 	crand "crypto/rand"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -223,7 +226,6 @@ func run(duration, uduration time.Duration, rounds, uslices int, pin1 bool) erro
 func implementations(client *redis.Client) []impl {
 	locker := redislock.New(client)
 	rs := redsync.New(goredis.NewPool(client))
-	floorRelease := redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`)
 
 	fixImpl := func(name string, opts ...fix.Option) impl {
 		return impl{name, func(ctx context.Context, key string) (releaseFunc, error) {
@@ -274,36 +276,62 @@ func implementations(client *redis.Client) []impl {
 				return err
 			}, nil
 		}},
-		{"floor", func(ctx context.Context, key string) (releaseFunc, error) {
-			token := crand.Text()
-			_, waiting := ctx.Deadline()
-			for attempt := 1; ; attempt++ {
-				ok, err := client.SetNX(ctx, key, token, ttl).Result()
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					return func(ctx context.Context) error {
-						n, err := floorRelease.Run(ctx, client, []string{key}, token).Int64()
-						if err == nil && n != 1 {
-							err = errors.New("floor: not held")
-						}
-						return err
-					}, nil
-				}
-				if !waiting {
-					return nil, errors.New("floor: not obtained")
-				}
-				// Full-jitter exponential backoff like fix.DefaultBackoff().
-				limit := min(10*time.Millisecond<<min(attempt-1, 10), 500*time.Millisecond)
-				select {
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				case <-time.After(rand.N(limit) + 1):
-				}
-			}
-		}},
+		floorImpl(client, "floor", false),
+		floorImpl(client, "floor+fencing", true),
 	}
+}
+
+var (
+	//go:embed scripts/release.lua
+	floorReleaseLua string
+	//go:embed scripts/fenced.lua
+	floorFencedLua string
+
+	floorRelease = redis.NewScript(floorReleaseLua)
+	floorFenced  = redis.NewScript(floorFencedLua)
+)
+
+// floorImpl is the least a lock can do, written directly on go-redis: SET
+// NX PX (with fenced, one script doing that and the fence's INCR, the
+// counter next to the key) and a compare-and-delete script to release.
+func floorImpl(client *redis.Client, name string, fenced bool) impl {
+	return impl{name, func(ctx context.Context, key string) (releaseFunc, error) {
+		token := crand.Text()
+		_, waiting := ctx.Deadline()
+		for attempt := 1; ; attempt++ {
+			var ok bool
+			var err error
+			if fenced {
+				var fence int64
+				fence, err = floorFenced.Run(ctx, client, []string{key, key + ":fence"}, token, ttl.Milliseconds()).Int64()
+				ok = fence > 0
+			} else {
+				ok, err = client.SetNX(ctx, key, token, ttl).Result()
+			}
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return func(ctx context.Context) error {
+					n, err := floorRelease.Run(ctx, client, []string{key}, token).Int64()
+					if err == nil && n != 1 {
+						err = fmt.Errorf("%s: not held", name)
+					}
+					return err
+				}, nil
+			}
+			if !waiting {
+				return nil, fmt.Errorf("%s: not obtained", name)
+			}
+			// Full-jitter exponential backoff like fix.DefaultBackoff().
+			limit := min(10*time.Millisecond<<min(attempt-1, 10), 500*time.Millisecond)
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(rand.N(limit) + 1):
+			}
+		}
+	}}
 }
 
 // sent counts commands the lock client sends. INFO commandstats also counts
@@ -630,13 +658,15 @@ func report(impls []impl, res map[string]*agg) (overlaps int64) {
 		one, six func(*agg) []uresult
 	}{{"default client", u1, u16}, {"ContextTimeoutEnabled", f1, f16}} {
 		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "uncontended, %s\tx1 cyc/s\tvs rl\tvs floor\tx16 cyc/s\tvs rl\tvs floor\tacq p50\tacq p99\trel p50\trel p99\tcmd/cyc\trt/cyc\t\n", cl.name)
+		fmt.Fprintf(tw, "uncontended, %s\tx1 cyc/s\tvs rl\tvs floor\tvs ffloor\tx16 cyc/s\tvs rl\tvs floor\tvs ffloor\tacq p50\tacq p99\trel p50\trel p99\tcmd/cyc\trt/cyc\t\n", cl.name)
 		for _, im := range impls {
 			n := im.name
-			fmt.Fprintf(tw, "%s\t%.0f\t%.2f\t%.2f\t%.0f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t\n",
+			fmt.Fprintf(tw, "%s\t%.0f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t\n",
 				n,
 				um(n, cl.one, cps), um(n, cl.one, cps)/um("redislock", cl.one, cps), um(n, cl.one, cps)/um("floor", cl.one, cps),
+				um(n, cl.one, cps)/um("floor+fencing", cl.one, cps),
 				um(n, cl.six, cps), um(n, cl.six, cps)/um("redislock", cl.six, cps), um(n, cl.six, cps)/um("floor", cl.six, cps),
+				um(n, cl.six, cps)/um("floor+fencing", cl.six, cps),
 				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.acqP50 }))),
 				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.acqP99 }))),
 				dur(um(n, cl.one, d(func(u uresult) time.Duration { return u.relP50 }))),
@@ -647,6 +677,7 @@ func report(impls []impl, res map[string]*agg) (overlaps int64) {
 		tw.Flush()
 		fmt.Println()
 	}
+	fmt.Println("ffloor = floor+fencing, SET NX PX and the fence's INCR in one script")
 	fmt.Println("latencies are the x1 run's (pinned to one CPU unless -pin1=false); cmd = INFO commandstats calls (includes commands run inside scripts); rt = commands the client sent")
 
 	perSec := func(c cresult) float64 { return c.perSec }
@@ -694,16 +725,18 @@ func report(impls []impl, res map[string]*agg) (overlaps int64) {
 		label      string
 		sel, plain func(*agg) []uresult
 	}{{"x1", f1, u1}, {"x16", f16, u16}} {
-		rl, fl := um("redislock", g.sel, cps), um("floor", g.sel, cps)
-		for _, n := range []string{"fix", "fix+fencing"} {
-			r := um(n, g.sel, cps) / rl
-			fmt.Printf("  uncontended %s %s >= 1.00x redislock (ContextTimeoutEnabled): %.2fx %s\n", g.label, n, r, check(r >= 1.0))
-		}
-		r := um("fix", g.sel, cps) / fl
+		rl, fl, ffl := um("redislock", g.sel, cps), um("floor", g.sel, cps), um("floor+fencing", g.sel, cps)
+		r := um("fix", g.sel, cps) / rl
+		fmt.Printf("  uncontended %s fix >= 1.00x redislock (ContextTimeoutEnabled): %.2fx %s\n", g.label, r, check(r >= 1.0))
+		r = um("fix", g.sel, cps) / fl
 		fmt.Printf("  uncontended %s fix >= 0.95x floor (ContextTimeoutEnabled): %.2fx %s\n", g.label, r, check(r >= 0.95))
-		fmt.Printf("  (default client, where each release runs on a goroutine to keep its bound: fix %.2fx redislock, %.2fx floor; fix+fencing %.2fx redislock)\n",
+		// A fenced lock is held to the least a fenced lock can do, not
+		// to redislock, which issues no fence.
+		r = um("fix+fencing", g.sel, cps) / ffl
+		fmt.Printf("  uncontended %s fix+fencing >= 0.97x floor+fencing (ContextTimeoutEnabled): %.2fx %s\n", g.label, r, check(r >= 0.97))
+		fmt.Printf("  (default client, where each release runs on a goroutine to keep its bound: fix %.2fx redislock, %.2fx floor; fix+fencing %.2fx floor+fencing; with ContextTimeoutEnabled fix+fencing is %.2fx redislock)\n",
 			um("fix", g.plain, cps)/um("redislock", g.plain, cps), um("fix", g.plain, cps)/um("floor", g.plain, cps),
-			um("fix+fencing", g.plain, cps)/um("redislock", g.plain, cps))
+			um("fix+fencing", g.plain, cps)/um("floor+fencing", g.plain, cps), um("fix+fencing", g.sel, cps)/rl)
 	}
 	const main = 0
 	for _, n := range []string{"fix", "fix+fencing"} {
