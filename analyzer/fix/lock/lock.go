@@ -799,8 +799,11 @@ func (l *Lock) lose(cause error) {
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
 // if it does not. It stops the watchdog and cancels Context. Only the first
 // call sends a command; later ones (and calls racing it) return ErrNotHeld,
-// except that a call that failed with a transport error may be retried:
-// the lock is then held as before, its watchdog renewing again. It ignores
+// except that a call that failed may be retried. When the server refused
+// the delete, the lock is held as before, its watchdog renewing again;
+// when the delete was lost on the network it may have run, so Context
+// ends (ErrLost) and nothing renews the lock, but a retried Release still
+// deletes it if it is there. It ignores
 // ctx's cancellation (it runs even when ctx is already done) and is
 // bounded by the release timeout. A nil Lock returns ErrNotHeld.
 func (l *Lock) Release(ctx context.Context) error {
@@ -852,13 +855,21 @@ func (l *Lock) release(ctx context.Context, final bool) error {
 	if err != nil && !errors.Is(err, ErrNotHeld) && !final {
 		l.state = held
 		ranOut := !time.Now().Before(l.leaseEnd)
-		if !ranOut && l.watched {
+		// A delete the server refused did not run: the lock is held as
+		// before. One lost on the network may have run, so the lock can no
+		// longer be trusted (another owner may have it now), though a
+		// retried Release still deletes it if it did not.
+		_, refused := serverError(err)
+		if !ranOut && refused && l.watched {
 			// Under mu, so that a Release retried at once stops this one.
 			l.startWatchdog()
 		}
 		l.mu.Unlock()
-		if ranOut {
+		switch {
+		case ranOut:
 			l.lose(fmt.Errorf("%w: lease on %q ran out", ErrLost, l.key))
+		case !refused:
+			l.lose(fmt.Errorf("%w: %q: the release's outcome is unknown: %w", ErrLost, l.key, err))
 		}
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}

@@ -35,7 +35,55 @@ type held interface {
 // that proves the checker can fail.
 type locker struct {
 	name   string
-	obtain func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error)
+	obtain func(ctx context.Context, c lock.Client, key string, cfg checkConfig, watchdog bool) (held, error)
+	// do, when set, runs a section through the library's Do.
+	do func(ctx context.Context, c lock.Client, op *history.Op, hold time.Duration, cfg checkConfig)
+}
+
+// hold obtains op.Key, holds it for hold and releases it, filling op.
+func (lk locker) hold(ctx context.Context, c lock.Client, op *history.Op, hold time.Duration, watchdog bool, cfg checkConfig) {
+	l, err := lk.obtain(ctx, c, op.Key, cfg, watchdog)
+	op.End, op.Err = time.Now(), err
+	if err != nil {
+		return
+	}
+	op.Token, op.Fence = l.Token(), l.Fence()
+	var ended func() time.Time
+	if lc, ok := l.(interface{ Context() context.Context }); ok {
+		ended = endOf(lc.Context())
+	}
+	time.Sleep(hold)
+	op.ReleaseStart = time.Now()
+	// The lease as last renewed, or the lock's Context if it ended first.
+	op.Until = l.Until()
+	if ended != nil {
+		if at := ended(); at.Before(op.Until) {
+			op.Until = at
+		}
+	}
+	op.ReleaseErr = l.Release(ctx)
+	op.ReleaseEnd = time.Now()
+}
+
+// endOf returns a function that tells when ctx ended (far in the future if
+// it has not), and stops watching.
+func endOf(ctx context.Context) func() time.Time {
+	var mu sync.Mutex
+	var at time.Time
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		at = time.Now()
+		mu.Unlock()
+	})
+	return func() time.Time {
+		stop()
+		mu.Lock()
+		defer mu.Unlock()
+		if at.IsZero() {
+			return time.Now().Add(time.Hour)
+		}
+		return at
+	}
 }
 
 // checkConfig is one randomized run.
@@ -51,14 +99,39 @@ type checkConfig struct {
 func defaultCheck(seed uint64) checkConfig {
 	return checkConfig{
 		seed: seed, duration: 2500 * time.Millisecond, procs: 3, workers: 4, keys: 3,
-		ttl: time.Second, maxWait: 400 * time.Millisecond, release: lock.DefaultReleaseTimeout,
-		faultRate: 0.05, maxStall: 300 * time.Millisecond,
+		ttl: 1200 * time.Millisecond, maxWait: 400 * time.Millisecond, release: 250 * time.Millisecond,
+		faultRate: 0.08, maxStall: 600 * time.Millisecond,
 	}
 }
 
-var libraryLock = locker{"library", func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error) {
-	return lock.Obtain(ctx, c, key, cfg.ttl, lock.WithFencing(), lock.WithMaxWait(cfg.maxWait))
-}}
+var libraryLock = locker{
+	name: "library",
+	obtain: func(ctx context.Context, c lock.Client, key string, cfg checkConfig, watchdog bool) (held, error) {
+		opts := []lock.Option{lock.WithFencing(), lock.WithMaxWait(cfg.maxWait), lock.WithReleaseTimeout(cfg.release)}
+		if watchdog {
+			opts = append(opts, lock.WithWatchdog(time.Minute))
+		}
+		return lock.Obtain(ctx, c, key, cfg.ttl, opts...)
+	},
+	// Do's section is fn's run, cut short when fn's context ends (the
+	// lock lost); its token comes from the history.
+	do: func(ctx context.Context, c lock.Client, op *history.Op, hold time.Duration, cfg checkConfig) {
+		ran := false
+		err := lock.Do(ctx, c, op.Key, cfg.ttl, func(fctx context.Context) error {
+			ran, op.End = true, time.Now()
+			ended := endOf(fctx)
+			time.Sleep(hold)
+			op.ReleaseStart = time.Now()
+			op.Until = ended()
+			return nil
+		}, lock.WithFencing(), lock.WithMaxWait(cfg.maxWait), lock.WithReleaseTimeout(cfg.release))
+		if !ran {
+			op.End, op.Err = time.Now(), err
+			return
+		}
+		op.ReleaseEnd, op.ReleaseErr = time.Now(), err
+	},
+}
 
 // checkStats counts what a run exercised.
 type checkStats struct {
@@ -147,23 +220,20 @@ func runCheck(t *testing.T, s faultyServer, wrap func() *faulty.Client, lk locke
 					id := fmt.Sprintf("op%d", next.Add(1))
 					octx := faulty.Tag(ctx, id)
 					op := history.Op{Process: p, Worker: w, Key: keys[r.IntN(len(keys))], MaxWait: cfg.maxWait, ReleaseTimeout: cfg.release}
+					// Most sections are short; one in eight pauses past the
+					// lease, as a stalled process would.
+					hold := time.Duration(r.Int64N(int64(20 * time.Millisecond)))
+					if r.IntN(8) == 0 {
+						hold = cfg.ttl + time.Duration(r.Int64N(int64(cfg.ttl/4)))
+					}
+					op.Token = id // until the lock names it, or the history does
 					op.Start = time.Now()
-					l, err := lk.obtain(octx, c, op.Key, cfg)
-					op.End, op.Err = time.Now(), err
-					op.Token = id // a failed Obtain's token is read from the history
-					if err == nil {
-						op.Token, op.Fence, op.Until = l.Token(), l.Fence(), l.Until()
-						// Most sections are short; one in eight pauses past
-						// the lease, as a stalled process would.
-						hold := time.Duration(r.Int64N(int64(20 * time.Millisecond)))
-						if r.IntN(8) == 0 {
-							hold = cfg.ttl + time.Duration(r.Int64N(int64(cfg.ttl/4)))
-						}
-						time.Sleep(hold)
-						op.ReleaseStart = time.Now()
-						op.ReleaseErr = l.Release(octx)
-						op.ReleaseEnd = time.Now()
+					if lk.do != nil && r.IntN(4) == 0 {
+						lk.do(octx, c, &op, hold, cfg)
 					} else {
+						lk.hold(octx, c, &op, hold, r.IntN(3) == 0, cfg)
+					}
+					if op.Err != nil {
 						time.Sleep(time.Duration(r.Int64N(int64(10 * time.Millisecond))))
 					}
 					mu.Lock()
@@ -175,7 +245,7 @@ func runCheck(t *testing.T, s faultyServer, wrap func() *faulty.Client, lk locke
 	}
 	wg.Wait()
 	// Long enough for a token left behind to be seen past the grace.
-	grace := 600 * time.Millisecond
+	grace := 800 * time.Millisecond
 	time.Sleep(grace + 200*time.Millisecond)
 	close(stop)
 	<-monitorDone
@@ -199,7 +269,7 @@ func runCheck(t *testing.T, s faultyServer, wrap func() *faulty.Client, lk locke
 		st.faults += c.Faults()
 	}
 	for _, op := range ops {
-		if op.Err != nil {
+		if strings.HasPrefix(op.Token, "op") {
 			op.Token = tokens[op.Token]
 		}
 		h.Ops = append(h.Ops, op)
@@ -274,20 +344,21 @@ func TestRandomizedFaultsChecker(t *testing.T) {
 var brokenLocks = []struct {
 	lk   locker
 	want string
+	tune func(*checkConfig)
 }{
-	{locker{"SET without NX", func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error) {
+	{locker{name: "SET without NX", obtain: func(ctx context.Context, c lock.Client, key string, cfg checkConfig, _ bool) (held, error) {
 		return pollBroken(ctx, c, key, cfg, func(ctx context.Context, tok string) (bool, error) {
 			r, err := c.Do(ctx, lock.Command{Head: []string{"SET"}, Keys: []string{key}, Args: []string{tok, "PX", ms(cfg.ttl)}})
 			return r != nil, err
 		}, compareAndDelete)
-	}}, history.Exclusion},
-	{locker{"plain DEL release", func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error) {
+	}}, history.Exclusion, nil},
+	{locker{name: "plain DEL release", obtain: func(ctx context.Context, c lock.Client, key string, cfg checkConfig, _ bool) (held, error) {
 		return pollBroken(ctx, c, key, cfg, setNX(c, key, cfg), func(ctx context.Context, c lock.Client, key, _ string) error {
 			_, err := c.Do(ctx, lock.Command{Head: []string{"DEL"}, Keys: []string{key}})
 			return err
 		})
-	}}, history.KeyHeld},
-	{locker{"fence taken outside the acquire", func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error) {
+	}}, history.KeyHeld, nil},
+	{locker{name: "fence taken outside the acquire", obtain: func(ctx context.Context, c lock.Client, key string, cfg checkConfig, _ bool) (held, error) {
 		fence, err := c.Do(ctx, lock.Command{Head: []string{"INCR"}, Keys: []string{key + ":fence"}})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", lock.ErrNotObtained, err)
@@ -298,10 +369,13 @@ var brokenLocks = []struct {
 		}
 		h.fence = fence.(int64)
 		return h, nil
-	}}, history.Fences},
-	{locker{"lost reply ignored", func(ctx context.Context, c lock.Client, key string, cfg checkConfig) (held, error) {
+	}}, history.Fences, nil},
+	{locker{name: "lost reply ignored", obtain: func(ctx context.Context, c lock.Client, key string, cfg checkConfig, _ bool) (held, error) {
 		return pollBroken(ctx, c, key, cfg, setNX(c, key, cfg), compareAndDelete)
-	}}, history.Orphan},
+	}}, history.Orphan, func(cfg *checkConfig) {
+		// An orphan outlives the grace only when the lease is longer.
+		cfg.ttl, cfg.faultRate = 2500*time.Millisecond, 0.3
+	}},
 }
 
 func ms(d time.Duration) string { return fmt.Sprint(d.Milliseconds()) }
@@ -373,6 +447,9 @@ func TestCheckerCatchesBrokenLocks(t *testing.T) {
 		t.Run(b.lk.name, func(t *testing.T) {
 			cfg := defaultCheck(checkSeed(t.Name()))
 			cfg.faultRate = 0.15
+			if b.tune != nil {
+				b.tune(&cfg)
+			}
 			h, st := runCheck(t, srv, func() *faulty.Client { return faulty.New(k.standalone(t, srv.addr), scripts) }, b.lk, cfg)
 			found := map[string]int{}
 			for _, v := range history.Check(h) {

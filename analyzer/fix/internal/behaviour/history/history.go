@@ -139,7 +139,7 @@ func keyHeld(h History, byKey map[string][]Op) []Violation {
 	for _, s := range h.Samples {
 		for _, o := range byKey[s.Key] {
 			from, to := o.Section()
-			if !reported[o.Token] && s.Sent.After(from) && s.Got.Before(to.Add(-h.Expiry)) && s.Value != o.Token {
+			if o.Token != "" && !reported[o.Token] && s.Sent.After(from) && s.Got.Before(to.Add(-h.Expiry)) && s.Value != o.Token {
 				reported[o.Token] = true
 				vs = append(vs, Violation{KeyHeld, fmt.Sprintf("%s held %q at %s, inside the section of %s (%s to %s)",
 					s.Key, s.Value, stamp(s.Sent), o.Token, stamp(from), stamp(to))})
