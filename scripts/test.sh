@@ -38,14 +38,16 @@ go test -count=1 -timeout=30m ./...
 # CPU load does not eat into their timing margins.
 (cd analyzer/fix/lock && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 # Package fix, the go-redis v9 front of the library, is a module of its
-# own too, so that lock requires no client at all.
-(cd analyzer/fix && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
+# own too, so that lock requires no client at all. The library's modules
+# build together through analyzer/fix/go.work (see RELEASING.md there).
+(cd analyzer/fix && GOTOOLCHAIN=local go vet . && go test -count=1 .)
 # Its behaviour tests are a module of their own too, so the library's
-# go.mod lists only go-redis (a test checks that); they run the core
-# behaviour through every client adapter.
+# go.mod lists only go-redis; they run the core behaviour through every
+# client adapter, and check every module as a consumer sees it (its graph,
+# and a fresh service built from a file proxy of the modules).
 (cd analyzer/fix/internal/behaviour && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 # The client adapters: modules of their own, so that each service's module
-# graph holds only its client (a test in each checks that).
+# graph holds only its client (the behaviour module checks that).
 for m in fixgoredis8 fixredigo fixrueidis fixvalkey; do
   (cd analyzer/fix/$m && GOTOOLCHAIN=local go vet ./... && go test -count=1 ./...)
 done

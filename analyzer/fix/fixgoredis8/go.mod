@@ -4,7 +4,7 @@ go 1.24
 
 require (
 	github.com/go-redis/redis/v8 v8.11.5
-	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.1.0
 )
 
 require (
@@ -12,4 +12,3 @@ require (
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 )
 
-replace github.com/locklint/locklint/analyzer/fix/lock => ../lock

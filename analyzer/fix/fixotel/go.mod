@@ -13,7 +13,7 @@ require (
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.1.0
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
 	go.opentelemetry.io/otel/sdk v1.47.0 // indirect
@@ -21,4 +21,3 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 )
 
-replace github.com/locklint/locklint/analyzer/fix/lock => ../lock

@@ -4,7 +4,6 @@ go 1.24
 
 require (
 	github.com/gomodule/redigo v1.9.3
-	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.1.0
 )
 
-replace github.com/locklint/locklint/analyzer/fix/lock => ../lock

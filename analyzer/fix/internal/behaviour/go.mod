@@ -4,13 +4,14 @@ go 1.26.0
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
-	github.com/locklint/locklint/analyzer/fix v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.0.0
+	github.com/locklint/locklint/analyzer/fix v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.1.0
 	github.com/redis/go-redis/v9 v9.18.0
 	github.com/redis/rueidis v1.0.79
 	github.com/valkey-io/valkey-go v1.0.80
 	go.uber.org/goleak v1.3.0
+	golang.org/x/mod v0.42.0
 )
 
 require golang.org/x/sys v0.50.0 // indirect
@@ -20,21 +21,15 @@ require (
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/go-redis/redis/v8 v8.11.5
 	github.com/gomodule/redigo v1.9.3
-	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
-	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixredigo v0.1.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.1.0
 	github.com/yuin/gopher-lua v1.1.1 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
 )
 
-replace github.com/locklint/locklint/analyzer/fix => ../..
 
-replace github.com/locklint/locklint/analyzer/fix/lock => ../../lock
 
-replace github.com/locklint/locklint/analyzer/fix/fixrueidis => ../../fixrueidis
 
-replace github.com/locklint/locklint/analyzer/fix/fixvalkey => ../../fixvalkey
 
-replace github.com/locklint/locklint/analyzer/fix/fixredigo => ../../fixredigo
 
-replace github.com/locklint/locklint/analyzer/fix/fixgoredis8 => ../../fixgoredis8
