@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -203,4 +204,16 @@ func (m *Model) imported(p string) *types.Package {
 // go-redis v9 front or in the core, whatever client it is given.
 func IsLibraryRelease(fn *types.Func) bool {
 	return lookup(fn) == apiOwnerChecked
+}
+
+// InLibrary reports whether fn is a function or method of the lock
+// library (the front, the core or an adapter). Its releases take the
+// caller's context for its values only: they ignore its cancellation and
+// bound themselves with a timeout of their own.
+func InLibrary(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	p := fn.Pkg().Path()
+	return p == LibraryPath || strings.HasPrefix(p, adapters)
 }
