@@ -1,4 +1,5 @@
-// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+// Code generated from ../fixrueidis by go generate; DO NOT EDIT.
+// sha256 of the rest: a89efa5b14bfc516d7e78998d008d14e3ddb21e6e958e011b7912404d8bb0088
 
 package fixvalkey
 

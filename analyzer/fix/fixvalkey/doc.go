@@ -1,4 +1,5 @@
-// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+// Code generated from ../fixrueidis by go generate; DO NOT EDIT.
+// sha256 of the rest: b3f7f63eb61ca4b558b7ae9516d9a9513b635a4745dbcdf48d5e936aadca8ff2
 
 // Package fixvalkey makes a lock.Client of a valkey-go client, so that
 // package lock's locks run on it:

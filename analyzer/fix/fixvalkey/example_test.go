@@ -1,4 +1,5 @@
-// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+// Code generated from ../fixrueidis by go generate; DO NOT EDIT.
+// sha256 of the rest: e2093e1c738e91a2c7dbcc94fd199706800df05df83e3d1a5e3d328a5ef5a352
 
 package fixvalkey_test
 

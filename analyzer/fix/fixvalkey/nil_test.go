@@ -1,4 +1,5 @@
-// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+// Code generated from ../fixrueidis by go generate; DO NOT EDIT.
+// sha256 of the rest: cb7a188ebfd66d9549c19c6aa5d1781c40263dec4a2b6222340c105cbafed732
 
 package fixvalkey_test
 

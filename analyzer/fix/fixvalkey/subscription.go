@@ -1,4 +1,5 @@
-// Code generated from ../fixrueidis by TestGeneratedFromRueidis -update; DO NOT EDIT.
+// Code generated from ../fixrueidis by go generate; DO NOT EDIT.
+// sha256 of the rest: b64a17dedc347ee975ebe28d86210ad4e422b31a8f145e7b2ae680050bc41e43
 
 package fixvalkey
 

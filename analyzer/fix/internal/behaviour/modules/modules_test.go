@@ -312,3 +312,30 @@ func TestReleaseTagsInDependencyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedValkeyAdapterInModuleZip runs fixvalkey's freshness test in
+// its module zip as the proxy serves it, where fixrueidis is not beside
+// it: the test must pass there too (hand edits still show).
+func TestGeneratedValkeyAdapterInModuleZip(t *testing.T) {
+	proxyURL := writeProxy(t)
+	for _, v := range published(t) {
+		if !strings.HasSuffix(v.Path, "/fixvalkey") {
+			continue
+		}
+		esc, err := module.EscapePath(v.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "fixvalkey")
+		zipFile := filepath.Join(strings.TrimPrefix(proxyURL, "file://"), esc, "@v", v.Version+".zip")
+		if err := zip.Unzip(dir, v, zipFile); err != nil {
+			t.Fatal(err)
+		}
+		out := goCmd(t, dir, proxyURL, "test", "-count=1", "-v", "-run", "Generated|Rename", ".")
+		if !strings.Contains(out, "--- PASS: TestGeneratedFilesAreFresh") {
+			t.Errorf("the freshness test did not run in the module zip:\n%s", out)
+		}
+		return
+	}
+	t.Fatal("no fixvalkey module is published")
+}

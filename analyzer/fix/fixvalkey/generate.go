@@ -1,0 +1,3 @@
+package fixvalkey
+
+//go:generate go run ./internal/gen
