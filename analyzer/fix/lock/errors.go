@@ -31,3 +31,12 @@ var (
 	ErrCrossSlot     = errors.New("fix: keys hash to different cluster slots")
 	ErrInvalidOption = errors.New("fix: invalid option")
 )
+
+// ErrStaleFence reports a write carrying a fence no greater than one the
+// resource already accepted: its writer lost the lock at some point.
+var ErrStaleFence = errors.New("fix: stale fence")
+
+// ErrTooFewReplicas reports that fewer replicas than WithReplicas asks for
+// acknowledged a lock's write within the timeout. From Obtain it also
+// matches ErrNotObtained: the lock was released again.
+var ErrTooFewReplicas = errors.New("fix: too few replicas acknowledged the lock")

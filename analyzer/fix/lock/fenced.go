@@ -1,14 +1,9 @@
 package lock
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 )
-
-// ErrStaleFence reports a write carrying a fence no greater than one the
-// resource already accepted: its writer lost the lock at some point.
-var ErrStaleFence = errors.New("fix: stale fence")
 
 // FencedResource is an in-memory value guarded by fence numbers: it accepts
 // a write only with a fence greater than the last accepted one. It is the

@@ -2,16 +2,10 @@ package lock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 )
-
-// ErrTooFewReplicas reports that fewer replicas than WithReplicas asks for
-// acknowledged a lock's write within the timeout. From Obtain it also
-// matches ErrNotObtained: the lock was released again.
-var ErrTooFewReplicas = errors.New("fix: too few replicas acknowledged the lock")
 
 // replicas is what WithReplicas asks for; n == 0 asks nothing.
 type replicas struct {
