@@ -66,6 +66,10 @@ func (b *builder) collect(files []*ast.File) {
 			return
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
+		if !ok && isObtain(b.pass.TypesInfo, call) {
+			b.m.obtains = append(b.m.obtains, call)
+			return
+		}
 		if !ok {
 			if p := b.portMethod(fn); p != nil {
 				// A Redis port's method is its command, sent through an

@@ -32,6 +32,9 @@ const (
 	// apiOwnerChecked is the lock library's release or renewal, which
 	// sends the token back for the server to compare.
 	apiOwnerChecked
+	// apiObtain is the lock library's acquire, which returns the lock
+	// or an error (ErrNotObtained when another holds it).
+	apiObtain
 )
 
 // anyName stands for every function of a package.
@@ -50,10 +53,10 @@ var freshPackages = map[string]bool{
 	"crypto/rand": true, "github.com/google/uuid": true, "github.com/gofrs/uuid": true, "github.com/gofrs/uuid/v5": true,
 }
 
-// ownerChecked are the lock library's functions that send a token back:
-// the same in the go-redis v9 front and in the core, which takes an
-// adapter's client.
-var ownerChecked = map[string]api{"Release": apiOwnerChecked, "Refresh": apiOwnerChecked}
+// libraryAPI are the lock library's functions the model knows: those that
+// send a token back, and the acquire; the same in the go-redis v9 front
+// and in the core, which takes an adapter's client.
+var libraryAPI = map[string]api{"Release": apiOwnerChecked, "Refresh": apiOwnerChecked, "Obtain": apiObtain}
 
 var knowledge = map[string]map[string]api{
 	"crypto/rand":  {anyName: apiFresh},
@@ -74,8 +77,8 @@ var knowledge = map[string]map[string]api{
 		"Fatal": apiNoReturn, "Fatalf": apiNoReturn, "Fatalln": apiNoReturn,
 		"Panic": apiNoReturn, "Panicf": apiNoReturn, "Panicln": apiNoReturn,
 	},
-	LibraryPath:                ownerChecked,
-	CorePath:                   ownerChecked,
+	LibraryPath:                libraryAPI,
+	CorePath:                   libraryAPI,
 	"github.com/google/uuid":   uuidAPI,
 	"github.com/gofrs/uuid":    uuidAPI,
 	"github.com/gofrs/uuid/v5": uuidAPI,

@@ -251,6 +251,8 @@ type Model struct {
 	// receiver type and key family (siblingTakeDrop).
 	readFams map[string]bool
 	methods  map[methodFamily]*takeDrop
+	// obtains are the calls of the lock library's acquire (Obtains).
+	obtains []*ast.CallExpr
 }
 
 // Loop is a for or range statement, with the body of the innermost

@@ -1,0 +1,50 @@
+// Package uncheckedacquire defines an Analyzer that reports lock acquires
+// whose outcome the code never tests, so that the critical section runs
+// whether or not the lock was taken.
+//
+// # Analyzer uncheckedacquire
+//
+// uncheckedacquire: report lock acquires whose result is not checked before the work they guard
+//
+// An acquire that loses (another process holds the key) is not an error
+// to most clients: go-redis's SetNX gives false and a nil error, SETNX
+// replies 0, and redigo's SET NX gives a nil reply with a nil error. Code
+// that drops the reply, checks only the error, or reads the reply only to
+// decide whether to defer the release runs its critical section beside
+// the holder, and mutual exclusion is gone:
+//
+//	if err := rdb.SetNX(ctx, "lock:job", token, ttl).Err(); err != nil {
+//		return err
+//	}
+//	runJob() // runs when another worker holds the lock, too
+//
+// Test the reply, and return when the lock was not taken:
+//
+//	ok, err := rdb.SetNX(ctx, "lock:job", token, ttl).Result()
+//	if err != nil || !ok {
+//		return err
+//	}
+//
+// or use fix.Obtain from github.com/locklint/locklint/analyzer/fix,
+// whose error says whether the lock was taken. Its error must be checked
+// too: `l, _ := fix.Obtain(...)`, and a check of ErrNotObtained alone
+// that lets every other error fall into the work, are reported.
+//
+// Where a miss shows as an error, a check of the error is a check of the
+// acquire: go-redis's SET NX (SetArgs, Do) and redigo's SET NX through
+// redis.String give the client's nil error, and rueidis and valkey-go a
+// nil response from Error. A helper that returns only the error of a
+// SetNX (func Lock() error { return rdb.SetNX(...).Err() }) is reported
+// at the acquire: its callers proceed when the lock is held by another.
+//
+// The analyzer is silent wherever the result is checked in any style (an
+// early return, if !ok, a switch, a retry loop, a comparison) or leaves
+// the function (returned, passed to a call, sent on a channel, stored in
+// a field), and on a set-if-absent that guards nothing: a key that is not
+// a lock key, that nothing in the package deletes, expires or releases,
+// or an acquire after which the function only returns. _test.go files
+// are skipped unless -tests is given.
+//
+// There is no suggested fix: what the code should do when the lock is
+// held (return, retry, report) is the code's decision.
+package uncheckedacquire
