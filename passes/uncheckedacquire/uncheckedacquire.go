@@ -258,14 +258,16 @@ func workAfter(parents []ast.Node, at token.Pos) bool {
 }
 
 // held reports whether the package treats c's key as held: it deletes,
-// expires or releases (with a script) the same key somewhere, or c's own
-// function is a lock function by its name. A set-if-absent whose key
-// nothing releases is a default or a one-time marker.
-func held(m *lockmodel.Model, c *lockmodel.Call) bool {
+// expires or releases (with a script) the same key somewhere, directly or
+// by passing it to a function of its own that does (release(conn, key)),
+// or c's own function is a lock function by its name. A set-if-absent
+// whose key nothing releases is a default or a one-time marker.
+func held(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) bool {
 	if ev, _ := m.LockKey(c, c.Key()); ev == lockmodel.ByFunc {
 		return true
 	}
 	id := m.KeyID(c.Key())
+	releasers := map[*types.Func]bool{}
 	for _, o := range m.Calls {
 		if o == c || o.Acquires() {
 			continue
@@ -278,8 +280,28 @@ func held(m *lockmodel.Model, c *lockmodel.Call) bool {
 				return true
 			}
 		}
+		if o.Decl != nil {
+			if fn, ok := pass.TypesInfo.Defs[o.Decl.Name].(*types.Func); ok {
+				releasers[fn] = true
+			}
+		}
 	}
-	return false
+	found := false
+	ast.Inspect(c.Func, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && releasers[fn.Origin()] {
+			for _, a := range call.Args {
+				if m.KeyID(a) == id {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // missWords says what a lost acquire gives, for a message.
@@ -307,7 +329,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 		reportHelper(pass, m, c, r, parents, miss)
 		return
 	}
-	if !held(m, c) || !workAfter(parents, r.End()) {
+	if !held(pass, m, c) || !workAfter(parents, r.End()) {
 		return
 	}
 	report := func(format string, args ...any) {

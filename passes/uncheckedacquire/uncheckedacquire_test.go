@@ -10,3 +10,15 @@ import (
 func TestGoRedis(t *testing.T) {
 	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/goredis")
 }
+
+func TestRedigo(t *testing.T) {
+	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/redigo")
+}
+
+func TestRueidis(t *testing.T) {
+	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/rueidis")
+}
+
+func TestOlderGoRedis(t *testing.T) {
+	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/oldgoredis")
+}
