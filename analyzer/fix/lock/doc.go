@@ -99,22 +99,19 @@
 //     with ownership. Lock and counter keys share a hash tag, hence a
 //     Cluster slot; a caller-supplied counter key in another slot is
 //     rejected with ErrCrossSlot before anything is sent.
-//   - Fence counters do not pile up, one per key ever locked: a counter's
-//     life is max(24 h, 1000 leases), and a fence that finds less than half
-//     of it left sets its TTL to the whole (so a short lease's fences do
-//     not shorten the life that a longer lease gave a counter shared
-//     through WithFenceKey). So a counter goes between half its life and its life after its last fence: a day
-//     at most for leases up to 86 s. A day, so that a key locked daily keeps
-//     its counter and the restart below rarely happens; 1000 leases, so
-//     that a counter outlives the holders of a long lease by far. A counter
-//     that is missing (new, expired, evicted or deleted) starts at the
+//   - Fence counters do not pile up, one per key ever locked: a counter
+//     lives 24 hours from its start (its TTL is set then and never renewed,
+//     which would cost every fence a command), so none outlives its last
+//     fence by more than a day. A fence whose INCR finds the counter below
+//     1e15 starts it: the counter is missing (new, expired, evicted or
+//     deleted) or from before counters had a life, and it is set to the
 //     server's clock, TIME in microseconds since 1970 (about 1.8e15: fences
 //     are large from the first, well within int64 and a float64's exact
-//     integers), which is its first fence; one that exists is INCRed. A
-//     counter from before this scheme (small, without TTL) gets its TTL at
-//     its next fence. The scripts call TIME before writing, which needs
-//     scripts replicated by their effects: the default from Redis 5, the
-//     only mode from Redis 7.
+//     integers), which is the fence issued. Otherwise the INCR is the
+//     fence. So a key in use gets a new start once a day, its fences
+//     jumping ahead to the clock. The scripts call TIME before writing,
+//     which needs scripts replicated by their effects: the default from
+//     Redis 5, the only mode from Redis 7.
 //   - Lock.Context ends, with cause ErrLost, when a renewal finds the key
 //     gone or the local lease (Until) runs out; the lease is measured from
 //     the start of the attempt that won, on the monotonic clock, so it ends
@@ -142,29 +139,30 @@
 //     acknowledged can still lose the write, or not be the one promoted).
 //     Needs beyond that call for a sequence source with stronger
 //     failover guarantees.
-//   - A counter that restarts issues fences above its old ones on one
+//   - A counter that starts again issues fences above its old ones on one
 //     assumption: between the old start S and the new start S' (both read
 //     from the server's clock, in microseconds) fewer fences were issued
 //     than microseconds passed. The old counter issued S, S+1, ..., S+n-1
-//     (a counter from before this scheme counts as started at 0), the new
-//     one issues S' first, and S+n-1 < S' exactly when n <= S'-S. That
-//     holds as long as a key gets fewer than one fence per microsecond on
-//     average (a million a second, beyond what a server runs scripts at)
-//     and the clock does not go back by more than the margin this leaves:
-//     after an expiry, that includes at least half the counter's life (12
-//     h or more), since the counter went no sooner after its last fence; after a
-//     deletion or an eviction, only the time the counter lived less a
-//     microsecond per fence it issued. A failover to a server whose clock is
-//     behind counts as the clock going back. So prefer a maxmemory policy
-//     that does not evict the counters (noeviction, or volatile-ttl, which
-//     evicts the shortest TTLs first), and never set a counter above the
-//     clock by hand.
+//     (a counter from before counters had a life issued fences below 1e15,
+//     less than any S), the new one issues S' first, and S+n-1 < S'
+//     exactly when n <= S'-S. That holds as long as a key gets fewer than
+//     one fence per microsecond on average (a million a second, beyond what
+//     a server runs scripts at) and the clock does not go back by more than
+//     the margin this leaves: after an expiry, a day less a microsecond per
+//     fence issued; after a deletion or an eviction, the time the counter
+//     lived less a microsecond per fence. A failover to a server whose
+//     clock is behind counts as the clock going back. So prefer a
+//     maxmemory policy that does not evict the counters (noeviction, or
+//     volatile-ttl, which evicts the shortest TTLs first), and never set a
+//     counter by hand. A counter that expires between an acquire and a copy
+//     of it re-sent after a lost reply makes that Obtain fail (the fence
+//     issued with the lock is gone), never issue a second fence.
 //   - This is a single-instance lock, not Redlock.
 //
 // # Keys
 //
-// Besides the lock key, WithFencing uses a counter key (with the TTL of
-// its life, see above), WithFenceKey also a fence record (the fence issued
+// Besides the lock key, WithFencing uses a counter key (which lives a day
+// from its start, see above), WithFenceKey also a fence record (the fence issued
 // with the current lock, with the lock's TTL), and waiting callers of several processes a queue key (a JSON array of the
 // processes' entries, with a TTL of four Backoff.Cap plus the
 // reservation time after its last change) and a pub/sub channel. All are

@@ -53,9 +53,9 @@ func DefaultBackoff() Backoff {
 // lock key so that both hash to the same Cluster slot: a key with a hash tag
 // gets ":fence" appended ("lock:{sku42}" -> "lock:{sku42}:fence"), a key
 // without one is wrapped in a tag ("feed" -> "{feed}:fence"). The counter
-// expires a day or more after its last fence and then starts again from the
-// server's clock in microseconds, above the fences it issued; the package
-// documentation says how long exactly and on what assumption.
+// lives a day from its start, which sets it to the server's clock in
+// microseconds, above the fences it issued before; the package
+// documentation says on what assumption.
 func WithFencing() Option {
 	return func(o *options) { o.fencing = true }
 }

@@ -29,7 +29,7 @@ func TestFenceIncreasesWithEachAcquisition(t *testing.T) {
 		if got, _ := s.admin.Get(ctx, "lock:{sku42}:fence").Int64(); got != last {
 			t.Errorf("fence counter = %d, want %d", got, last)
 		}
-		// The counter's life is a day for this lease (see fencelife_test.go).
+		// A counter lives a day from its start (see fencelife_test.go).
 		if ttl := s.admin.PTTL(ctx, "lock:{sku42}:fence").Val(); ttl <= 0 || ttl > 24*time.Hour {
 			t.Errorf("fence counter TTL %s, want a day at most", ttl)
 		}

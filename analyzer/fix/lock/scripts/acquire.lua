@@ -16,7 +16,7 @@
 -- Returns {fence} (fence 1 without fencing) when acquired; {0, pttl} when
 -- not, pttl being how long the lock is held for at least (negative when
 -- unknown); {-2} when the key holds the caller's token but the fence
--- issued with it is gone (an evicted or deleted counter or record).
+-- issued with it is gone (an expired, evicted or deleted counter or record).
 --
 -- The queue is a JSON array of entries, first come first served, one per
 -- waiting process (its waiters take turns among themselves). A release
@@ -63,19 +63,15 @@ if held == ARGV[1] then
   return {-2}
 end
 
--- The fence counter's life and its restart from TIME: see fenced.lua.
+-- The fence counter's life and its start from TIME: see fenced.lua.
 local function take()
   redis.call("SET", lock, ARGV[1], "PX", ARGV[2])
   if fence then
-    local life = math.max(86400000, 1000 * tonumber(ARGV[2]))
     local issued = redis.call("INCR", fence)
-    local restart = issued == 1
-    if restart then
+    if issued < 1e15 then
       local now = redis.call("TIME")
       issued = tonumber(now[1]) * 1000000 + tonumber(now[2])
-    end
-    if restart or redis.call("PTTL", fence) < life / 2 then
-      redis.call("SET", fence, issued, "PX", life)
+      redis.call("SET", fence, issued, "PX", 86400000)
     end
     if record then
       redis.call("SET", record, issued, "PX", ARGV[2])

@@ -8,29 +8,24 @@
 -- ARGV[2]  lease in milliseconds
 -- Returns the fence when acquired, 0 when another owner holds the lock,
 -- and -2 when the key holds the caller's token but the fence issued with
--- it is gone (an evicted or deleted counter or record).
+-- it is gone (an expired, evicted or deleted counter or record).
 --
--- The counter has a life: a fence refreshes its TTL to max(24 h, 1000
--- leases) when less than half of that is left, so an unused counter goes
--- after at most that long. A missing counter (new, expired, evicted or
--- deleted) starts again from the server's TIME in microseconds. Its last
--- life issued fences from its own start S up to S + n - 1 for n fences;
--- they stay below the new start as long as fewer fences were issued than
--- microseconds passed between the two starts, i.e. fewer than one per
--- microsecond on average (each costs a script run, so a server cannot
--- issue 1e6 a second) and the clock has not gone back by more than that
--- margin, which after an expiry includes the counter's whole life.
--- acquire.lua and handoff.lua issue fences the same way.
+-- A counter lives 24 hours from its start, so none outlives its last
+-- fence by more; renewing it would cost every fence a command. It starts
+-- at the server's TIME in microseconds when INCR finds it below 1e15 (the
+-- clock in 2001): missing (new, expired, evicted, deleted) or from before
+-- counters had a life. A life that started at S issued S .. S+n-1 for n
+-- fences, all below the next start S' as long as n <= S' - S: fewer
+-- fences than microseconds passed (each costs a script run; no server
+-- runs a million a second on one key), unless the clock went back by
+-- more than the margin, which after an expiry is a day less a
+-- microsecond per fence. acquire.lua and handoff.lua do the same.
 if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
-  local life = math.max(86400000, 1000 * tonumber(ARGV[2]))
   local issued = redis.call("INCR", KEYS[2])
-  local restart = issued == 1
-  if restart then
+  if issued < 1e15 then
     local now = redis.call("TIME")
     issued = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  end
-  if restart or redis.call("PTTL", KEYS[2]) < life / 2 then
-    redis.call("SET", KEYS[2], issued, "PX", life)
+    redis.call("SET", KEYS[2], issued, "PX", 86400000)
   end
   if KEYS[3] then
     redis.call("SET", KEYS[3], issued, "PX", ARGV[2])

@@ -62,16 +62,12 @@ if mine then
   if not fenced then
     return {1, 0}
   end
-  -- The fence counter's life and its restart from TIME: see fenced.lua.
-  local life = math.max(86400000, 1000 * tonumber(ARGV[3]))
+  -- The fence counter's life and its start from TIME: see fenced.lua.
   local issued = redis.call("INCR", KEYS[3])
-  local restart = issued == 1
-  if restart then
+  if issued < 1e15 then
     local now = redis.call("TIME")
     issued = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  end
-  if restart or redis.call("PTTL", KEYS[3]) < life / 2 then
-    redis.call("SET", KEYS[3], issued, "PX", life)
+    redis.call("SET", KEYS[3], issued, "PX", 86400000)
   end
   if KEYS[4] then
     redis.call("SET", KEYS[4], issued, "PX", ARGV[3])
