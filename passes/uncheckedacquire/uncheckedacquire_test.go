@@ -22,3 +22,14 @@ func TestRueidis(t *testing.T) {
 func TestOlderGoRedis(t *testing.T) {
 	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/oldgoredis")
 }
+
+// TestLibrary runs against the lock library's own acquire, fix.Obtain and
+// lock.Obtain through an adapter.
+func TestLibrary(t *testing.T) {
+	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/library")
+}
+
+// TestSkipsTestFiles pins that acquires in _test.go files are left alone.
+func TestSkipsTestFiles(t *testing.T) {
+	testmod.Run(t, uncheckedacquire.Analyzer, "locklint.test/uncheckedacquire/regressions/...")
+}
