@@ -37,6 +37,7 @@ import (
 type options struct {
 	fs         *flag.FlagSet
 	format     string
+	category   string
 	json       bool
 	context    int
 	tests      bool
@@ -51,6 +52,7 @@ func newOptions(suite []*analysis.Analyzer, stderr io.Writer) *options {
 	fs := o.fs
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.format, "format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	fs.StringVar(&o.category, "sarif-category", defaultCategory, sarifCategoryUsage)
 	fs.BoolVar(&o.json, "json", false, "emit JSON output")
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.tests, "test", true, "indicates whether test files should be analyzed, too")
@@ -190,7 +192,7 @@ func runStandalone(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case o.format == "sarif":
 		wd, _ := os.Getwd()
-		log, n := buildSARIF(g, suite, pkgs, wd)
+		log, n := buildSARIF(g, suite, pkgs, wd, o.category)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(log); err != nil {

@@ -72,6 +72,7 @@ func main() {
 	// The -fix, -diff and vettool modes run in multichecker, which parses
 	// the command line again; -format is defined for its usage message.
 	flag.String("format", "text", "output format: text, or sarif (SARIF 2.1.0 on stdout)")
+	flag.String("sarif-category", defaultCategory, sarifCategoryUsage)
 	// -vet is read by suiteFor; defining it lets multichecker parse it
 	// and list it for go vet.
 	flag.Bool("vet", vetSuite != nil, vetUsage)

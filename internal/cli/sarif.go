@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/token"
 	"os"
@@ -24,9 +26,13 @@ type (
 	}
 	sarifRun struct {
 		Tool               sarifTool                   `json:"tool"`
+		AutomationDetails  *sarifAutomation            `json:"automationDetails,omitempty"`
 		OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
 		Results            []sarifResult               `json:"results"`
 		ColumnKind         string                      `json:"columnKind"`
+	}
+	sarifAutomation struct {
+		ID string `json:"id"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -56,6 +62,10 @@ type (
 		Locations        []sarifLocation `json:"locations"`
 		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 		Fixes            []sarifFix      `json:"fixes,omitempty"`
+		// PartialFingerprints identify a result across edits that move
+		// it, so that a code-scanning alert follows its code.
+		PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+		lineText            string            // the flagged line, for the fingerprint
 	}
 	sarifLocation struct {
 		ID               *int          `json:"id,omitempty"`
@@ -92,10 +102,21 @@ type (
 
 const srcRoot = "%SRCROOT%"
 
+// A code-scanning service keeps one set of alerts per category: a
+// repository that lints several modules or configurations uploads one run
+// per category.
+const (
+	defaultCategory    = "locklint"
+	sarifCategoryUsage = "SARIF automationDetails category: one per lint job whose alerts a code-scanning service keeps apart"
+)
+
+// fingerprintKey names locklint's partial fingerprint.
+const fingerprintKey = "locklintLine/v1"
+
 // buildSARIF turns the root diagnostics into one SARIF run and returns it
 // with the number of results. Rules list the whole suite, not only the
 // analyzers that ran, so that rule indexes are stable across invocations.
-func buildSARIF(g *checker.Graph, suite []*analysis.Analyzer, pkgs []*packages.Package, wd string) (*sarifLog, int) {
+func buildSARIF(g *checker.Graph, suite []*analysis.Analyzer, pkgs []*packages.Package, wd, category string) (*sarifLog, int) {
 	var fset *token.FileSet
 	if len(pkgs) > 0 {
 		fset = pkgs[0].Fset
@@ -125,6 +146,9 @@ func buildSARIF(g *checker.Graph, suite []*analysis.Analyzer, pkgs []*packages.P
 		}
 	}
 	run := sarifRun{Tool: sarifTool{Driver: drv}, Results: []sarifResult{}, ColumnKind: "utf16CodeUnits"}
+	if category != "" {
+		run.AutomationDetails = &sarifAutomation{ID: strings.TrimSuffix(category, "/") + "/"}
+	}
 	if wd != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: fileURI(wd) + "/"}}
 	}
@@ -173,6 +197,7 @@ func buildSARIF(g *checker.Graph, suite []*analysis.Analyzer, pkgs []*packages.P
 					r.Fixes = append(r.Fixes, fix)
 				}
 			}
+			r.lineText = cols.line(fset.Position(d.Pos))
 			run.Results = append(run.Results, r)
 		}
 	}
@@ -186,6 +211,7 @@ func buildSARIF(g *checker.Graph, suite []*analysis.Analyzer, pkgs []*packages.P
 		}
 		return pa.Region.StartColumn - pb.Region.StartColumn
 	})
+	fingerprint(run.Results)
 	return &sarifLog{
 		Schema:  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
 		Version: "2.1.0",
@@ -212,16 +238,29 @@ func fileURI(path string) string {
 	return "file://" + p
 }
 
+// fingerprint gives each result a hash of what it is and where in the
+// code, not on which line: the rule, the file, the flagged line's text
+// with its spacing normalised, and how many results alike come before it
+// in the file. Lines added or removed above a finding leave it unchanged.
+// rs are in file and line order.
+func fingerprint(rs []sarifResult) {
+	before := map[string]int{}
+	for i := range rs {
+		r := &rs[i]
+		what := strings.Join([]string{r.RuleID, r.Locations[0].PhysicalLocation.ArtifactLocation.URI, r.lineText}, "\x00")
+		n := before[what]
+		before[what]++
+		h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", what, n))
+		r.PartialFingerprints = map[string]string{fingerprintKey: hex.EncodeToString(h[:16])}
+	}
+}
+
 // columns converts go/token's byte columns to the UTF-16 code-unit columns
 // that SARIF assumes by default.
 type columns struct{ files map[string][]byte }
 
 func (c *columns) utf16(p token.Position) int {
-	src, ok := c.files[p.Filename]
-	if !ok {
-		src, _ = os.ReadFile(p.Filename)
-		c.files[p.Filename] = src
-	}
+	src := c.source(p.Filename)
 	start := p.Offset - (p.Column - 1)
 	if start < 0 || p.Offset > len(src) {
 		return p.Column
@@ -233,4 +272,24 @@ func (c *columns) utf16(p token.Position) int {
 		n += len(utf16.Encode([]rune{r}))
 	}
 	return n
+}
+
+func (c *columns) source(filename string) []byte {
+	src, ok := c.files[filename]
+	if !ok {
+		src, _ = os.ReadFile(filename)
+		c.files[filename] = src
+	}
+	return src
+}
+
+// line returns p's line, its spacing normalised.
+func (c *columns) line(p token.Position) string {
+	src := c.source(p.Filename)
+	start := p.Offset - (p.Column - 1)
+	if start < 0 || p.Offset > len(src) {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(src[start:]), "\n")
+	return strings.Join(strings.Fields(line), " ")
 }

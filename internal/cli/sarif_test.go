@@ -28,10 +28,12 @@ type sarifOut struct {
 				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
-		Results []struct {
-			RuleID    string                `json:"ruleId"`
-			Message   struct{ Text string } `json:"message"`
-			Locations []struct {
+		AutomationDetails struct{ ID string } `json:"automationDetails"`
+		Results           []struct {
+			RuleID              string                `json:"ruleId"`
+			PartialFingerprints map[string]string     `json:"partialFingerprints"`
+			Message             struct{ Text string } `json:"message"`
+			Locations           []struct {
 				PhysicalLocation struct {
 					ArtifactLocation struct{ URI string } `json:"artifactLocation"`
 					Region           struct {
@@ -204,6 +206,83 @@ func TestSchemaValidatorRejects(t *testing.T) {
 		errs := sch.validate(v)
 		if (name == "valid") != (len(errs) == 0) {
 			t.Errorf("%s: errors %v", name, errs)
+		}
+	}
+}
+
+// TestSARIFFingerprintsFollowTheCode: every result has a partial
+// fingerprint, no two alike; lines added above the findings move them but
+// leave their fingerprints unchanged; -sarif-category names the run.
+func TestSARIFFingerprintsFollowTheCode(t *testing.T) {
+	bin := buildTool(t)
+	dir := filepath.Join(t.TempDir(), "examples")
+	if out, err := exec.Command("cp", "-r", examples, dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = []byte(strings.ReplaceAll(string(mod), "=> ../", "=> "+root+"/"))
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		rule, fingerprint string
+		line              int
+	}
+	run := func() (string, []result) {
+		cmd := exec.Command(bin, "-format=sarif", "-sarif-category=billing", "./...")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+			t.Fatalf("locklint -format=sarif: got %v, want exit status 3\n%s", err, out)
+		}
+		var log sarifOut
+		if err := json.Unmarshal(out, &log); err != nil {
+			t.Fatal(err)
+		}
+		var rs []result
+		for _, r := range log.Runs[0].Results {
+			rs = append(rs, result{r.RuleID, r.PartialFingerprints["locklintLine/v1"], r.Locations[0].PhysicalLocation.Region.StartLine})
+		}
+		return log.Runs[0].AutomationDetails.ID, rs
+	}
+	id, before := run()
+	if id != "billing/" {
+		t.Errorf("automationDetails.id %q, want %q", id, "billing/")
+	}
+	seen := map[string]bool{}
+	for _, r := range before {
+		if r.fingerprint == "" || seen[r.fingerprint] {
+			t.Errorf("%s at line %d: fingerprint %q missing or repeated", r.rule, r.line, r.fingerprint)
+		}
+		seen[r.fingerprint] = true
+	}
+	// Two lines above every package clause move every finding down.
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(path, append([]byte("// Two lines added\n// above everything.\n\n"), src...), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after := run()
+	if len(after) != len(before) {
+		t.Fatalf("%d results after the edit, %d before", len(after), len(before))
+	}
+	for i := range before {
+		if after[i].line != before[i].line+3 {
+			t.Errorf("%s: line %d after the edit, want %d", before[i].rule, after[i].line, before[i].line+3)
+		}
+		if after[i].fingerprint != before[i].fingerprint {
+			t.Errorf("%s at line %d: fingerprint changed by lines added above it", before[i].rule, before[i].line)
 		}
 	}
 }
