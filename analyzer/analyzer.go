@@ -17,6 +17,7 @@ import (
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/splitfence"
 	"github.com/locklint/locklint/passes/unboundedretry"
+	"github.com/locklint/locklint/passes/uncheckedacquire"
 	"github.com/locklint/locklint/passes/unconditionaldel"
 	"github.com/locklint/locklint/passes/unguardedscript"
 )
@@ -33,5 +34,6 @@ func Analyzers() []*analysis.Analyzer {
 		constanttoken.Analyzer,
 		splitfence.Analyzer,
 		luanil.Analyzer,
+		uncheckedacquire.Analyzer,
 	}
 }

@@ -259,8 +259,8 @@ func workAfter(parents []ast.Node, at token.Pos) bool {
 
 // held reports whether the package treats c's key as held: it deletes,
 // expires or releases (with a script) the same key somewhere, directly or
-// by passing it to a function of its own that does (release(conn, key)),
-// or c's own function is a lock function by its name. A set-if-absent
+// by passing it to a function of its own that does (release(conn, key))
+// or to the lock library's release, or c's own function is a lock function by its name. A set-if-absent
 // whose key nothing releases is a default or a one-time marker.
 func held(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) bool {
 	if ev, _ := m.LockKey(c, c.Key()); ev == lockmodel.ByFunc {
@@ -292,7 +292,7 @@ func held(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) bool {
 		if found || !ok {
 			return !found
 		}
-		if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && releasers[fn.Origin()] {
+		if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && (releasers[fn.Origin()] || lockmodel.IsLibraryRelease(fn)) {
 			for _, a := range call.Args {
 				if m.KeyID(a) == id {
 					found = true
