@@ -453,6 +453,11 @@ func checkObtain(client Client, key string, ttl time.Duration, o *options) error
 	}
 	if o.fenceKey == "" {
 		o.fenceKey = siblingKey(key, "fence")
+		if hashSlot(o.fenceKey) != hashSlot(key) {
+			// An empty {} tag before the first non-empty one: no key can
+			// be derived in the lock key's slot.
+			return fmt.Errorf("%w: cannot derive a fence key in the slot of %q; give the key a {hash tag}", ErrCrossSlot, key)
+		}
 		return nil
 	}
 	// A counter of the caller's choosing may be shared with other locks,

@@ -1,6 +1,10 @@
 package lock
 
-import "testing"
+import (
+	"errors"
+	"testing"
+	"time"
+)
 
 func TestHashSlotMatchesClusterSpec(t *testing.T) {
 	if got := crc16("123456789"); got != 0x31C3 {
@@ -32,7 +36,19 @@ func TestSiblingKeySharesSlot(t *testing.T) {
 			t.Errorf("%q and %q in different slots", key, got)
 		}
 	}
-	if k := siblingKey("a{}b", "fence"); hashSlot(k) == hashSlot("a{}b") {
-		t.Logf("%q happens to share the slot", k)
+}
+
+// TestNoSiblingForEmptyTagKey: a key whose first tag is empty ({}) hashes
+// whole, and wrapping it in braces makes a tag of its start instead, so
+// no sibling shares its slot; a fenced Obtain refuses it before sending.
+func TestNoSiblingForEmptyTagKey(t *testing.T) {
+	const key = "a{}b"
+	if k := siblingKey(key, "fence"); hashSlot(k) == hashSlot(key) {
+		t.Fatalf("%q shares the slot of %q; the case needs a key whose sibling cannot", k, key)
+	}
+	o := &options{}
+	o.init([]Option{WithFencing()})
+	if err := checkObtain(inProcess{}, key, time.Second, o); !errors.Is(err, ErrCrossSlot) {
+		t.Errorf("fenced Obtain of %q: %v, want ErrCrossSlot", key, err)
 	}
 }
