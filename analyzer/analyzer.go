@@ -14,6 +14,7 @@ import (
 	"github.com/locklint/locklint/passes/crossslot"
 	"github.com/locklint/locklint/passes/luanil"
 	"github.com/locklint/locklint/passes/plainpexpire"
+	"github.com/locklint/locklint/passes/releasectx"
 	"github.com/locklint/locklint/passes/setnxexpire"
 	"github.com/locklint/locklint/passes/splitfence"
 	"github.com/locklint/locklint/passes/unboundedretry"
@@ -34,6 +35,7 @@ func Analyzers() []*analysis.Analyzer {
 		constanttoken.Analyzer,
 		splitfence.Analyzer,
 		luanil.Analyzer,
+		releasectx.Analyzer,
 		uncheckedacquire.Analyzer,
 	}
 }

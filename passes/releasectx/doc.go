@@ -1,0 +1,62 @@
+// Package releasectx defines an Analyzer that reports lock releases
+// deferred under a context that may be done by the time they run.
+//
+// # Analyzer releasectx
+//
+// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended
+//
+// A release deferred in a handler runs after the work, under the
+// handler's context. When the client has disconnected (an HTTP
+// request's context), the gRPC caller has cancelled or its deadline
+// passed, or the work ran past the timeout it was given, that context is
+// done: the client fails the release at once, without sending it, and the
+// lock stays until its TTL, blocking every other worker meanwhile.
+//
+//	func (s *Server) Rebuild(w http.ResponseWriter, r *http.Request) {
+//		ctx := r.Context()
+//		if !s.rdb.SetNX(ctx, "lock:feed", token, time.Minute).Val() {
+//			return
+//		}
+//		defer s.rdb.Del(ctx, "lock:feed") // fails if the client went away
+//		s.rebuild(ctx)
+//	}
+//
+// Release under context.WithoutCancel(ctx), which keeps the context's
+// values and drops its cancellation, with a timeout of its own:
+//
+//	defer func() {
+//		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+//		defer cancel()
+//		s.rdb.Del(rctx, "lock:feed")
+//	}()
+//
+// or release with the lock library (fix.Release, lock.Release, a Lock's
+// Release, fix.Do and lock.Do from github.com/locklint/locklint/analyzer/fix),
+// which does so itself and is never reported.
+//
+// A release is a DEL of a lock key, an owner-checked DELEX, a script
+// that deletes one of its KEYS, or a call of a function of the service's
+// own that sends one of these under the context it is given (a wrapper's
+// Unlock(ctx)), deferred itself or in a deferred function literal. Its
+// context is reported when it is, or is derived from, an HTTP request's
+// (r.Context(), and so gin's c.Request.Context() and echo's
+// c.Request().Context()); the context parameter of a gRPC handler (a
+// method taking a context and a protocol buffer message and returning a
+// response and an error); a WithTimeout or WithDeadline context that the
+// work also runs under; or a WithCancel context whose cancel is deferred
+// after the release, and so runs first.
+//
+// Silent for context.WithoutCancel, Background and TODO, and a timeout
+// made from them in the deferred function; for a context parameter of
+// an ordinary function, which may well outlive the release; for a
+// release that is not deferred (right after the work, a context
+// cancelled by a deferred cancel is still live); and for _test.go files
+// (set -tests to check those too). Frameworks whose own context type is
+// the context (gin's *gin.Context passed as one) are not followed.
+//
+// The suggested fix rewrites the deferred call into a deferred function
+// that makes the release's context, as above, when every variable the
+// call reads keeps its value after the defer (a closure evaluates them at
+// exit, not at the defer); in a deferred function literal it makes the
+// context before the statement of the release and passes it instead.
+package releasectx
