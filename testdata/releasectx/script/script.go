@@ -16,7 +16,7 @@ return 0`)
 func handler(rdb *redis.Client, token string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		defer release.Run(ctx, rdb, []string{"lock:feed"}, token) // want "deferred EVAL: `ctx` is the request's"
+		defer release.Run(ctx, rdb, []string{"lock:feed"}, token)                                                                                         // want "deferred EVAL: `ctx` is the request's"
 		defer rdb.Eval(ctx, `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`, []string{"lock:feed"}, token) // want "deferred EVAL: `ctx` is the request's"
 	}
 }
