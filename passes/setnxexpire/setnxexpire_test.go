@@ -7,24 +7,23 @@ import (
 	"github.com/locklint/locklint/passes/setnxexpire"
 )
 
-func TestGoRedis(t *testing.T) {
-	testmod.RunWithSuggestedFixes(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/goredis")
+// Each test loads its packages together, so that the client modules are
+// type-checked once per test.
+
+// TestFixes runs go-redis v9 and v6 to v8, whose fixes are pinned by
+// golden files.
+func TestFixes(t *testing.T) {
+	testmod.RunWithSuggestedFixes(t, setnxexpire.Analyzer,
+		"locklint.test/setnxexpire/goredis",
+		"locklint.test/setnxexpire/oldgoredis")
 }
 
-func TestRedigo(t *testing.T) {
-	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/redigo")
-}
-
-func TestRueidis(t *testing.T) {
-	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/rueidis")
-}
-
-func TestOlderGoRedis(t *testing.T) {
-	testmod.RunWithSuggestedFixes(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/oldgoredis")
-}
-
-// TestFrameworks runs against the Redis clients of go-zero (whose methods
-// the model follows as forwarders) and goframe (modelled as a client).
-func TestFrameworks(t *testing.T) {
-	testmod.Run(t, setnxexpire.Analyzer, "locklint.test/setnxexpire/frameworks/...")
+// TestClients runs redigo, rueidis, and the Redis clients of go-zero
+// (whose methods the model follows as forwarders) and goframe (modelled
+// as a client).
+func TestClients(t *testing.T) {
+	testmod.Run(t, setnxexpire.Analyzer,
+		"locklint.test/setnxexpire/redigo",
+		"locklint.test/setnxexpire/rueidis",
+		"locklint.test/setnxexpire/frameworks/...")
 }
