@@ -141,8 +141,8 @@
 //     failover guarantees.
 //   - A counter that starts again issues fences above its old ones on one
 //     assumption: between the old start S and the new start S' (both read
-//     from the server's clock, in microseconds) fewer fences were issued
-//     than microseconds passed. The old counter issued S, S+1, ..., S+n-1
+//     from the server's clock, in microseconds) no more fences were
+//     issued than microseconds passed. The old counter issued S, S+1, ..., S+n-1
 //     (a counter from before counters had a life issued fences below 1e15,
 //     less than any S), the new one issues S' first, and S+n-1 < S'
 //     exactly when n <= S'-S. That holds as long as a key gets fewer than
@@ -151,10 +151,9 @@
 //     the margin this leaves: after an expiry, a day less a microsecond per
 //     fence issued; after a deletion or an eviction, the time the counter
 //     lived less a microsecond per fence. A failover to a server whose
-//     clock is behind counts as the clock going back. So prefer a
-//     maxmemory policy that does not evict the counters (noeviction, or
-//     volatile-ttl, which evicts the shortest TTLs first), and never set a
-//     counter by hand. A counter that expires between an acquire and a copy
+//     clock is behind counts as the clock going back. So use the
+//     noeviction maxmemory policy (any other can now evict counters, as
+//     it always could locks), and never set a counter by hand. A counter that expires between an acquire and a copy
 //     of it re-sent after a lost reply makes that Obtain fail (the fence
 //     issued with the lock is gone), never issue a second fence.
 //   - This is a single-instance lock, not Redlock.

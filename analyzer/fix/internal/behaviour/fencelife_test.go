@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/analyzer/fix"
+	"github.com/locklint/locklint/analyzer/fix/internal/behaviour/redistest"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -350,6 +351,71 @@ func TestSharedFenceCounterLifecycle(t *testing.T) {
 			if err := l.Release(ctx); err != nil && !errors.Is(err, fix.ErrNotHeld) {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// TestResentAcquireFindsItsFenceGone loses the reply to a fenced acquire
+// that ran, and removes the fence it issued before the client's re-sent
+// copy arrives: the lock's own counter (as if it had expired just then),
+// or the record of a shared counter. The copy finds the caller's token but
+// not its fence, so Obtain fails, removes its token and issues no second
+// fence.
+func TestResentAcquireFindsItsFenceGone(t *testing.T) {
+	eachProxiedServer(t, func(t *testing.T, s proxied) {
+		for _, shared := range []bool{false, true} {
+			name := map[bool]string{false: "own", true: "shared"}[shared]
+			t.Run(name, func(t *testing.T) {
+				ctx := ctxT(t)
+				key := "lock:{gone/" + name + "}"
+				counter, gone := key+":fence", key+":fence"
+				opts := []fix.Option{fix.WithFencing()}
+				warmOpts := opts
+				if shared {
+					counter, gone = "fences:{gone/"+name+"}", key+":fenced"
+					opts = []fix.Option{fix.WithFenceKey(counter)}
+					warmOpts = []fix.Option{fix.WithFenceKey("fences:{warm}")}
+				}
+				c := s.client(t, nil)
+				// Scripts loaded, so the lost reply is that of an acquire
+				// that ran.
+				warm, err := fix.Obtain(ctx, c, "lock:{warm}", time.Second, warmOpts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := warm.Release(ctx); err != nil {
+					t.Fatal(err)
+				}
+				lost := s.proxy.Inject(&redistest.Fault{Match: isAcquire, Times: 1})
+				var issued string
+				var once sync.Once
+				s.proxy.Inject(&redistest.Fault{Times: 1, Match: func(args []string) bool {
+					if lost.Hits() == 1 && isAcquire(args) {
+						once.Do(func() {
+							issued = s.admin.Get(ctx, counter).Val()
+							s.admin.Del(ctx, gone)
+						})
+					}
+					return false
+				}})
+				l, err := fix.Obtain(ctx, c, key, 10*time.Second, opts...)
+				if !errors.Is(err, fix.ErrNotObtained) {
+					t.Fatalf("Obtain whose fence went before its re-sent copy: %v, %v; want ErrNotObtained", l, err)
+				}
+				if issued == "" {
+					t.Fatal("the re-sent copy was not seen")
+				}
+				if got := s.admin.Get(ctx, key).Val(); got != "" {
+					t.Errorf("key holds %q after the failed Obtain", got)
+				}
+				want := issued
+				if !shared {
+					want = "" // deleted, and not started again
+				}
+				if got := s.admin.Get(ctx, counter).Val(); got != want {
+					t.Errorf("counter %q, want %q: a second fence was issued", got, want)
+				}
+			})
 		}
 	})
 }
