@@ -122,3 +122,42 @@ func hasEmbed(cg *ast.CommentGroup) bool {
 	}
 	return false
 }
+
+// TestFencingScriptsIssueFencesAlike keeps the three scripts that issue a
+// fence in step: each INCRs the counter and starts a counter below 1e15
+// at the server's TIME in microseconds with a one-day TTL, with the same
+// lines but for the name of the counter's key (see fenced.lua).
+func TestFencingScriptsIssueFencesAlike(t *testing.T) {
+	counters := map[string]string{"fenced.lua": "KEYS[2]", "acquire.lua": "fence", "handoff.lua": "KEYS[3]"}
+	var first, firstName string
+	for name, counter := range counters {
+		b, err := os.ReadFile("scripts/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		start := strings.Index(src, `local issued = redis.call("INCR", `+counter+")")
+		if start < 0 {
+			t.Errorf("%s: no INCR of %s", name, counter)
+			continue
+		}
+		var block []string
+		for line := range strings.SplitSeq(src[start:], "\n") {
+			block = append(block, strings.ReplaceAll(strings.TrimSpace(line), counter, "COUNTER"))
+			if strings.TrimSpace(line) == "end" {
+				break
+			}
+		}
+		got := strings.Join(block, "\n")
+		for _, want := range []string{`if issued < 1e15 then`, `redis.call("TIME")`, `redis.call("SET", COUNTER, issued, "PX", 86400000)`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: the fence's block lacks %s:\n%s", name, want, got)
+			}
+		}
+		if first == "" {
+			first, firstName = got, name
+		} else if got != first {
+			t.Errorf("%s issues fences unlike %s:\n%s\n---\n%s", name, firstName, got, first)
+		}
+	}
+}
