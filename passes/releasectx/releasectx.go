@@ -160,6 +160,7 @@ func (a *checker) visit(stack []ast.Node, call *ast.CallExpr) {
 		ctx, head ast.Expr
 		carrier   *ast.CallExpr
 		what      string
+		cmd       *lockmodel.Call
 	)
 	if c := a.m.CallOf(call); c != nil {
 		if c.Ctx == nil || !a.isRelease(c) {
@@ -176,6 +177,7 @@ func (a *checker) visit(stack []ast.Node, call *ast.CallExpr) {
 			}
 		}
 		ctx, head, what = c.Ctx, c.Expr, c.Command.String()
+		cmd = c
 	} else {
 		fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
 		i, ok := a.releaser(fn)
@@ -195,7 +197,7 @@ func (a *checker) visit(stack []ast.Node, call *ast.CallExpr) {
 	if o.kind == unknown || o.kind == live {
 		return
 	}
-	a.report(s, o, ctx, head, what)
+	a.report(s, o, ctx, head, what, cmd)
 }
 
 func argOf(call *ast.CallExpr, e ast.Expr) bool {
@@ -270,7 +272,7 @@ func atExit(stack []ast.Node, carrier *ast.CallExpr) *site {
 // report says where the context comes from and why it is done when the
 // release runs. Why a failed release leaves the lock until its TTL, and
 // what WithoutCancel keeps, is the doc's.
-func (a *checker) report(s *site, o origin, ctx, head ast.Expr, what string) {
+func (a *checker) report(s *site, o origin, ctx, head ast.Expr, what string, c *lockmodel.Call) {
 	fset := a.pass.Fset
 	code := diag.Code(fset, ctx)
 	var why string
@@ -289,10 +291,21 @@ func (a *checker) report(s *site, o origin, ctx, head ast.Expr, what string) {
 		Message: fmt.Sprintf("deferred %s: %s, so the lock may stay until its TTL; release under `context.WithoutCancel` with a timeout",
 			what, why),
 	}
-	if fix, ok := a.fix(s, ctx); ok {
+	if fix, ok := a.fix(s, ctx); ok && !a.toLibrary(c) {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	diag.Report(a.pass, d)
+}
+
+// toLibrary reports whether c is a delete whose token the model knows:
+// unconditionaldel's fix rewrites it into the library's Release, which
+// ignores the caller's cancellation, and two fixes of one call conflict.
+func (a *checker) toLibrary(c *lockmodel.Call) bool {
+	if c == nil || !c.Command.IsDelete() || len(c.Keys) != 1 {
+		return false
+	}
+	_, token := a.m.AcquiredToken(c, c.Keys[0])
+	return token != ""
 }
 
 // releaseTimeout is the bound the fix gives the release.
