@@ -17,32 +17,32 @@ import (
 	"github.com/locklint/locklint/passes/luanil"
 )
 
-func run(t *testing.T, pkg string) {
-	t.Helper()
-	testmod.RunWithSuggestedFixes(t, luanil.Analyzer, "locklint.test/luanil/"+pkg)
+// Each test loads its packages together, so that the client modules are
+// type-checked once per test.
+
+// TestClients runs scripts through go-redis (NewScript, Eval, EvalSha after
+// ScriptLoad, embedded files, constants), redigo (Do EVAL and NewScript),
+// rueidis (NewLuaScript and the command builder), and a package that
+// imports no client and runs scripts through a Redis port of its own.
+func TestClients(t *testing.T) {
+	testmod.RunWithSuggestedFixes(t, luanil.Analyzer,
+		"locklint.test/luanil/goredis",
+		"locklint.test/luanil/redigo",
+		"locklint.test/luanil/rueidis",
+		"locklint.test/luanil/port")
 }
 
-func TestGoRedisScripts(t *testing.T)       { run(t, "goredis") }
-func TestRedigoEvalAndScript(t *testing.T)  { run(t, "redigo") }
-func TestRueidisLuaAndBuilder(t *testing.T) { run(t, "rueidis") }
-
-// A package that imports no client and runs scripts through a Redis port
-// of its own.
-func TestPortEval(t *testing.T) { run(t, "port") }
-
-// Each near miss stays silent beside its twin that is reported.
-func nearMiss(t *testing.T, pkg string) { t.Helper(); run(t, "nearmiss/"+pkg) }
-
-func TestComparedWithFalse(t *testing.T)     { nearMiss(t, "comparefalse") }
-func TestNotReply(t *testing.T)              { nearMiss(t, "notreply") }
-func TestComparedWithArgument(t *testing.T)  { nearMiss(t, "argvcompare") }
-func TestTonumberOfArgument(t *testing.T)    { nearMiss(t, "tonumberarg") }
-func TestTonumberOfReply(t *testing.T)       { nearMiss(t, "tonumberreply") }
-func TestTableFieldOrElement(t *testing.T)   { nearMiss(t, "tablefield") }
-func TestPcallErrorField(t *testing.T)       { nearMiss(t, "pcallerror") }
-func TestAfterSetRESP3(t *testing.T)         { nearMiss(t, "resp3") }
-func TestScriptInGoComment(t *testing.T)     { nearMiss(t, "gocomment") }
-func TestLocalReassignedBefore(t *testing.T) { nearMiss(t, "reassigned") }
+// TestNearMisses: each package holds one shape that stays silent beside
+// its twin that is reported, named by the package: a reply compared with
+// false (comparefalse), not v (notreply), compared with an argument
+// (argvcompare), tonumber of an argument (tonumberarg) or of a reply
+// (tonumberreply), a table field or element (tablefield), a pcall error's
+// field (pcallerror), a call after redis.setresp(3) (resp3), a script in
+// a Go comment (gocomment), a local reassigned before the compare
+// (reassigned).
+func TestNearMisses(t *testing.T) {
+	testmod.RunWithSuggestedFixes(t, luanil.Analyzer, "locklint.test/luanil/nearmiss/...")
+}
 
 // The lock library's own scripts stay silent: each runs, as the library
 // embeds it, through go-redis in a copy of the testdata module, and the
