@@ -75,3 +75,99 @@ func quotedNames(t *testing.T, name string, src []byte, names map[string]bool) [
 	})
 	return out
 }
+
+// TestPassesNameNoClient enforces that the passes never branch on which
+// client library a call came from: what a client's reply or method means
+// is a question of the model's (Miss, Library, ...), so a pass that names
+// one of the model's Client constants answers it in the wrong place.
+func TestPassesNameNoClient(t *testing.T) {
+	clients := clientConstants(t, "lockmodel")
+	if !clients["Redigo"] || !clients["GoRedis"] {
+		t.Fatalf("the model's Client constants were not found: %v", clients)
+	}
+	files, err := filepath.Glob("../passes/*/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pass sources found: %v", err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range namedClients(t, f, src, clients) {
+			t.Errorf("%s: names the client %s; ask the model what it means", q.pos, q.lit)
+		}
+	}
+}
+
+// TestNamedClientsFindsAClient keeps the contract test honest.
+func TestNamedClientsFindsAClient(t *testing.T) {
+	src := []byte("package p\n\nimport \"x/lockmodel\"\n\nfunc f(c *lockmodel.Call) bool { return c.Client == lockmodel.Redigo }\n")
+	got := namedClients(t, "p.go", src, map[string]bool{"Redigo": true})
+	if len(got) != 1 || got[0].lit != "lockmodel.Redigo" {
+		t.Fatalf("namedClients = %v, want one hit on lockmodel.Redigo", got)
+	}
+}
+
+// clientConstants returns the names of the constants of type Client
+// declared in ../analyzer/<pkg>: the iota block whose first constant has
+// that type.
+func clientConstants(t *testing.T, pkg string) map[string]bool {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(pkg, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			inBlock := false
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); ok {
+					inBlock = id.Name == "Client"
+				} else if vs.Type != nil || len(vs.Values) > 0 {
+					inBlock = false
+				}
+				if inBlock {
+					for _, n := range vs.Names {
+						names[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+func namedClients(t *testing.T, name string, src []byte, clients map[string]bool) []quote {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []quote
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "lockmodel" && clients[sel.Sel.Name] {
+			out = append(out, quote{fset.Position(sel.Pos()), "lockmodel." + sel.Sel.Name})
+		}
+		return true
+	})
+	return out
+}

@@ -37,7 +37,9 @@ type outcomes struct {
 	info    *types.Info
 	acquire *ast.CallExpr
 	result  ast.Expr // the acquire, or the chain on its reply (SetNX(...).Val())
-	redigo  bool     // redigo replies nil, nil on contention: its error says nothing
+	// quietErr: a lost acquire leaves the error nil (the model's Miss says
+	// the miss shows in the reply), so the error says nothing of it.
+	quietErr bool
 	// command is true for a Redis command, whose reply may say success
 	// ("OK"); an acquirer says it with its bool or error, and its other
 	// results (a lock handle) say nothing about it.
@@ -51,7 +53,7 @@ func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.E
 	o := &outcomes{info: m.Pass.TypesInfo, acquire: call, result: call, success: success, tags: tags}
 	if c := m.CallOf(call); c != nil {
 		o.command = true
-		o.redigo = c.Client == lockmodel.Redigo
+		o.quietErr = m.Miss(c).InReply()
 		if c.Outer != nil {
 			o.result = c.Outer
 		}
@@ -88,7 +90,7 @@ func (o *outcomes) results() []outcome {
 			out[i] = isNil
 		case isError(t) && hasBool:
 			out[i] = isNil
-		case isError(t) && !o.redigo:
+		case isError(t) && !o.quietErr:
 			out[i] = notNil
 		case o.command && isReply(t) && o.success:
 			out[i] = replyOK
