@@ -65,12 +65,12 @@ require (
 // (fix.Release, lock.Release(ctx, fixredigo.Conn(conn), ...)) type-checks;
 // the fix-verification test points these at the copy's.
 require (
-	github.com/locklint/locklint/analyzer/fix v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixredigo v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.0.0
-	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.0.0
-	github.com/locklint/locklint/analyzer/fix/lock v0.0.0
+	github.com/locklint/locklint/analyzer/fix v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixgoredis8 v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixredigo v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixrueidis v0.1.0
+	github.com/locklint/locklint/analyzer/fix/fixvalkey v0.1.0
+	github.com/locklint/locklint/analyzer/fix/lock v0.1.0
 )
 
 replace github.com/locklint/locklint/analyzer/fix => ../analyzer/fix
