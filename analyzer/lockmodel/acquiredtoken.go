@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // AcquiredToken returns the value an acquire of key stored, when the acquire is in
@@ -17,7 +18,7 @@ func (m *Model) AcquiredToken(c *Call, key ast.Expr) (*Call, string) {
 		if !a.Acquires() || a.Value == nil || a.Key() == nil || m.KeyID(a.Key()) != m.KeyID(key) {
 			continue
 		}
-		if !isString(m.Pass.TypesInfo.TypeOf(a.Value)) {
+		if !typesx.IsString(m.Pass.TypesInfo.TypeOf(a.Value)) {
 			continue
 		}
 		if a.Decl == c.Decl {

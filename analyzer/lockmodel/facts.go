@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Acquirer is the analysis fact that a function acquires a lock, itself or
@@ -227,7 +229,7 @@ func reportsSuccess(t types.Type) bool {
 	}
 	for i := range sig.Results().Len() {
 		r := sig.Results().At(i).Type()
-		if isBool(r) {
+		if typesx.IsBool(r) {
 			return true
 		}
 		if types.Identical(r, types.Universe.Lookup("error").Type()) {

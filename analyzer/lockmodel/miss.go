@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Miss is how an acquire that lost (another process holds the key) shows
@@ -46,7 +48,7 @@ func (m *Model) Miss(c *Call) Miss {
 		// wrapper's own convention.
 		res := c.Via.Type().(*types.Signature).Results()
 		for i := range res.Len() {
-			if isBool(res.At(i).Type()) {
+			if typesx.IsBool(res.At(i).Type()) {
 				return MissFalse
 			}
 		}

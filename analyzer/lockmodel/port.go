@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Services written in the ports-and-adapters style declare the client they
@@ -117,7 +119,7 @@ func isPort(t types.Type) bool {
 		if m := iface.Method(i); m.Name() == "SetNX" {
 			sig := m.Type().(*types.Signature)
 			res := sig.Results()
-			return portMethod(m) != nil && res.Len() >= 1 && isBool(res.At(0).Type())
+			return portMethod(m) != nil && res.Len() >= 1 && typesx.IsBool(res.At(0).Type())
 		}
 	}
 	return false
@@ -131,7 +133,7 @@ func portMethod(fn *types.Func) map[string]int {
 	ps := sig.Params()
 	out := map[string]int{}
 	i := 0
-	if ps.Len() > 0 && isContext(ps.At(0).Type()) {
+	if ps.Len() > 0 && typesx.IsContext(ps.At(0).Type()) {
 		out["ctx"] = 0
 		i = 1
 	}
@@ -158,24 +160,24 @@ func portKind(t types.Type, k portParam, variadic bool) bool {
 	}
 	switch k {
 	case pKey, pScript:
-		return !variadic && isString(t)
+		return !variadic && typesx.IsString(t)
 	case pKeys:
 		if variadic {
-			return isString(elem())
+			return typesx.IsString(elem())
 		}
-		return isString(t)
+		return typesx.IsString(t)
 	case pValue:
 		if s, ok := t.(*types.Slice); ok && !variadic {
 			b, ok := s.Elem().Underlying().(*types.Basic)
 			return ok && b.Kind() == types.Byte
 		}
-		return !variadic && (isString(t) || isEmptyInterface(t))
+		return !variadic && (typesx.IsString(t) || typesx.IsEmptyInterface(t))
 	case pTTL:
-		return !variadic && isDuration(t)
+		return !variadic && typesx.IsDuration(t)
 	case pEvalKeys:
-		return !variadic && isString(elem())
+		return !variadic && typesx.IsString(elem())
 	case pArgs:
-		return variadic && isEmptyInterface(elem())
+		return variadic && typesx.IsEmptyInterface(elem())
 	}
 	return false
 }

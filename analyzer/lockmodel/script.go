@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // evalKeys returns the key expressions of a KEYS slice argument: the
@@ -230,7 +232,7 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 	}
 	// string(src), src being an embedded []byte.
 	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
-		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && isString(tv.Type) {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && typesx.IsString(tv.Type) {
 			return m.scriptText(call.Args[0], depth+1)
 		}
 	}
@@ -257,7 +259,7 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 // checks the go command makes of embed patterns: a relative path inside
 // the package directory, one regular file.
 func (m *Model) embedded(v *types.Var) (*ast.Ident, string, string, bool) {
-	if v.Pkg() != m.Pass.Pkg || v.Parent() != v.Pkg().Scope() || !(isString(v.Type()) || isBytes(v.Type())) {
+	if v.Pkg() != m.Pass.Pkg || v.Parent() != v.Pkg().Scope() || !(typesx.IsString(v.Type()) || isBytes(v.Type())) {
 		return nil, "", "", false
 	}
 	for _, f := range m.Pass.Files {

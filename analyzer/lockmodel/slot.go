@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // hashSlot returns the Redis Cluster slot of key: CRC16 (XMODEM) of its
@@ -111,7 +113,7 @@ func (k *keyIndex) shape(e ast.Expr, env map[types.Object]keyShape, depth int) k
 			return k.shape(d, env, depth+1)
 		}
 	case *ast.BinaryExpr:
-		if x.Op == token.ADD && isString(info.TypeOf(x)) {
+		if x.Op == token.ADD && typesx.IsString(info.TypeOf(x)) {
 			return append(keyShape{}, k.shape(x.X, env, depth+1)...).add(k.shape(x.Y, env, depth+1)...)
 		}
 	case *ast.SelectorExpr:
@@ -131,7 +133,7 @@ func (k *keyIndex) shape(e ast.Expr, env map[types.Object]keyShape, depth int) k
 func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, depth int) (keyShape, bool) {
 	info := k.m.Pass.TypesInfo
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-		if len(call.Args) == 1 && isString(tv.Type) && isString(info.TypeOf(call.Args[0])) {
+		if len(call.Args) == 1 && typesx.IsString(tv.Type) && typesx.IsString(info.TypeOf(call.Args[0])) {
 			return k.shape(call.Args[0], env, depth), true
 		}
 		return nil, false
@@ -194,7 +196,7 @@ func (k *keyIndex) sprintfShape(call *ast.CallExpr, env map[types.Object]keyShap
 			}
 			a := args[n]
 			n++
-			if isString(info.TypeOf(a)) {
+			if typesx.IsString(info.TypeOf(a)) {
 				out = out.add(k.shape(a, env, depth+1)...)
 			} else {
 				out = out.add(keyPart{opaque: k.m.KeyID(a)})

@@ -1,6 +1,8 @@
 package lockmodel
 
-import "go/types"
+import (
+	"go/types"
+)
 
 // The type questions the model asks, in one place (as x/tools keeps
 // them in typesinternal): the named type behind a value, the named type a
@@ -59,32 +61,3 @@ func goRedisTypeName(t types.Type) string {
 	}
 	return n.Obj().Name()
 }
-
-func isString(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
-}
-
-func isEmptyInterface(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	i, ok := t.Underlying().(*types.Interface)
-	return ok && i.NumMethods() == 0
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
-}
-
-func isNamed(t types.Type, pkg, name string) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
-}
-
-func isContext(t types.Type) bool  { return isNamed(t, "context", "Context") }
-func isDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }

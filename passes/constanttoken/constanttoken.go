@@ -14,6 +14,7 @@ import (
 
 	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 //go:embed doc.go
@@ -291,8 +292,8 @@ func mentions(info *types.Info, n ast.Node, v *types.Var) bool {
 // reaches reports whether the node at to can run after the node at from
 // on some path of g that assigns none of kills in between.
 func reaches(g *cfg.CFG, from, to token.Pos, kills []token.Pos) bool {
-	fb, fi := locate(g, from)
-	tb, ti := locate(g, to)
+	fb, fi := typesx.Innermost(g, from)
+	tb, ti := typesx.Innermost(g, to)
 	if fb == nil || tb == nil {
 		return false
 	}
@@ -334,23 +335,4 @@ func reaches(g *cfg.CFG, from, to token.Pos, kills []token.Pos) bool {
 		queue = append(queue, b.Succs...)
 	}
 	return false
-}
-
-// locate returns the block and index of the innermost node holding pos: a
-// range statement is a node of its loop header and spans its whole body.
-func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
-	var best *cfg.Block
-	bi := -1
-	var size token.Pos
-	for _, b := range g.Blocks {
-		for i, n := range b.Nodes {
-			if pos < n.Pos() || pos >= n.End() {
-				continue
-			}
-			if best == nil || n.End()-n.Pos() < size {
-				best, bi, size = b, i, n.End()-n.Pos()
-			}
-		}
-	}
-	return best, bi
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // kind is what is known of when a context can be done.
@@ -213,7 +214,7 @@ func isHandlerCtx(info *types.Info, decl *ast.FuncDecl, v *types.Var) bool {
 	}
 	sig := fn.Type().(*types.Signature)
 	ps, rs := sig.Params(), sig.Results()
-	if ps.Len() != 2 || ps.At(0) != v || !isContext(v.Type()) || rs.Len() != 2 || !isError(rs.At(1).Type()) {
+	if ps.Len() != 2 || ps.At(0) != v || !typesx.IsContext(v.Type()) || rs.Len() != 2 || !typesx.IsError(rs.At(1).Type()) {
 		return false
 	}
 	req, ok := ps.At(1).Type().(*types.Pointer)
@@ -235,15 +236,6 @@ func isMessage(t types.Type) bool {
 		}
 	}
 	return false
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == contextPath && n.Obj().Name() == "Context"
-}
-
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // assignment is one definition or assignment of a variable in a

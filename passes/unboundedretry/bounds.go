@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // loopGraph is the part of a function's control-flow graph that one loop
@@ -178,7 +180,7 @@ func contextCall(fn *types.Func) bool {
 		}
 	}
 	if sig != nil && sig.Recv() != nil && (fn.Name() == "Done" || fn.Name() == "Err") {
-		return isContext(sig.Recv().Type())
+		return typesx.HasContextMethods(sig.Recv().Type())
 	}
 	return false
 }
@@ -190,7 +192,7 @@ func timeComparison(fn *types.Func) bool {
 		return false
 	}
 	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil || !isNamed(sig.Recv().Type(), "time", "Time") {
+	if sig == nil || sig.Recv() == nil || !typesx.IsNamedOrPointer(sig.Recv().Type(), "time", "Time") {
 		return false
 	}
 	switch fn.Name() {
@@ -198,17 +200,6 @@ func timeComparison(fn *types.Func) bool {
 		return true
 	}
 	return false
-}
-
-// isContext reports whether t has the method set of context.Context.
-func isContext(t types.Type) bool {
-	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
-		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
-		if _, ok := obj.(*types.Func); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func isContextErr(obj types.Object) bool {
@@ -221,7 +212,7 @@ func isContextErr(obj types.Object) bool {
 func isTickerChan(info *types.Info, e ast.Expr) bool {
 	e = ast.Unparen(e)
 	if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
-		if s := info.Selections[sel]; s != nil && isNamed(s.Recv(), "time", "Ticker") {
+		if s := info.Selections[sel]; s != nil && typesx.IsNamedOrPointer(s.Recv(), "time", "Ticker") {
 			return true
 		}
 	}
@@ -237,15 +228,7 @@ func isTimeChan(t types.Type) bool {
 		return false
 	}
 	ch, ok := t.Underlying().(*types.Chan)
-	return ok && isNamed(ch.Elem(), "time", "Time")
-}
-
-func isNamed(t types.Type, pkg, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+	return ok && typesx.IsNamedOrPointer(ch.Elem(), "time", "Time")
 }
 
 func funcOf(info *types.Info, call *ast.CallExpr) *types.Func {

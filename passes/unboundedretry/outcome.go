@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // outcome is what a value is known to be after an acquire succeeded or
@@ -77,20 +78,20 @@ func (o *outcomes) results() []outcome {
 	}
 	hasBool := false
 	for _, t := range ts {
-		hasBool = hasBool || isBool(t)
+		hasBool = hasBool || typesx.IsBool(t)
 	}
 	out := make([]outcome, len(ts))
 	for i, t := range ts {
 		switch {
-		case isBool(t) && o.success:
+		case typesx.IsBool(t) && o.success:
 			out[i] = isTrue
-		case isBool(t):
+		case typesx.IsBool(t):
 			out[i] = isFalse
-		case isError(t) && o.success:
+		case typesx.IsError(t) && o.success:
 			out[i] = isNil
-		case isError(t) && hasBool:
+		case typesx.IsError(t) && hasBool:
 			out[i] = isNil
-		case isError(t) && !o.quietErr:
+		case typesx.IsError(t) && !o.quietErr:
 			out[i] = notNil
 		case o.command && isReply(t) && o.success:
 			out[i] = replyOK
@@ -105,11 +106,6 @@ func (o *outcomes) results() []outcome {
 	return out
 }
 
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
-}
-
 // isReply reports whether t can hold a SET reply: a string or an
 // interface (redigo's Do).
 func isReply(t types.Type) bool {
@@ -117,13 +113,9 @@ func isReply(t types.Type) bool {
 	case *types.Basic:
 		return u.Kind() == types.String
 	case *types.Interface:
-		return !isError(t)
+		return !typesx.IsError(t)
 	}
 	return false
-}
-
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 type env map[types.Object]outcome
@@ -283,7 +275,7 @@ func (o *outcomes) isNilExpr(e ast.Expr) bool {
 
 func (o *outcomes) isBoolConst(e ast.Expr) bool {
 	tv, ok := o.info.Types[e]
-	return ok && tv.Value != nil && isBool(tv.Type)
+	return ok && tv.Value != nil && typesx.IsBool(tv.Type)
 }
 
 func (o *outcomes) isConst(e ast.Expr) bool {
@@ -299,7 +291,7 @@ func (o *outcomes) isOK(e ast.Expr) bool {
 // isSentinel reports whether e names a package-level error variable.
 func (o *outcomes) isSentinel(e ast.Expr) bool {
 	v, ok := varOf(o.info, e).(*types.Var)
-	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isError(v.Type())
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && typesx.IsError(v.Type())
 }
 
 // depends reports whether e reads the acquire or a variable that holds
@@ -411,7 +403,7 @@ func switchTags(n ast.Node) map[ast.Expr]ast.Expr {
 // is not followed when looking for success (so that an unread reply
 // keeps a loop a retry) and is followed both ways for failure.
 func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func(*cfg.Block) bool) bool {
-	start, at := blockOf(g, o.acquire)
+	start, at := typesx.BlockOf(g, o.acquire)
 	if start == nil {
 		return true // not found: keep the loop a retry
 	}
@@ -512,19 +504,4 @@ func (o *outcomes) cond(b *cfg.Block) (ast.Expr, bool) {
 		return &ast.BinaryExpr{X: tag, Op: token.EQL, Y: e}, true
 	}
 	return e, true
-}
-
-// blockOf returns the block holding call and the index of its node.
-func blockOf(g *cfg.CFG, call *ast.CallExpr) (*cfg.Block, int) {
-	for _, b := range g.Blocks {
-		if !b.Live {
-			continue
-		}
-		for i, n := range b.Nodes {
-			if n.Pos() <= call.Pos() && call.End() <= n.End() {
-				return b, i
-			}
-		}
-	}
-	return nil, 0
 }

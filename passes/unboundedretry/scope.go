@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // scope is a region that runs again and again, in which bounds are
@@ -402,9 +404,9 @@ func readsClock(fn *types.Func) bool {
 	res := sig.Results().At(0).Type()
 	switch sig.Params().Len() {
 	case 0:
-		return isNamed(res, "time", "Time")
+		return typesx.IsNamedOrPointer(res, "time", "Time")
 	case 1:
-		return isNamed(sig.Params().At(0).Type(), "time", "Time") && isNamed(res, "time", "Duration")
+		return typesx.IsNamedOrPointer(sig.Params().At(0).Type(), "time", "Time") && typesx.IsNamedOrPointer(res, "time", "Duration")
 	}
 	return false
 }

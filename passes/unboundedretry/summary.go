@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -227,12 +228,12 @@ func (s *summaries) closures(body *ast.BlockStmt) {
 func resultIndex(sig *types.Signature) int {
 	res := sig.Results()
 	for i := range res.Len() {
-		if isBool(res.At(i).Type()) {
+		if typesx.IsBool(res.At(i).Type()) {
 			return i
 		}
 	}
 	for i := range res.Len() {
-		if isError(res.At(i).Type()) {
+		if typesx.IsError(res.At(i).Type()) {
 			return i
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 //go:embed doc.go
@@ -364,7 +365,7 @@ func reportHelper(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, r 
 		return
 	}
 	ret := parents[0].(*ast.ReturnStmt)
-	if len(ret.Results) != 1 || ret.Results[0] != r || !isError(pass.TypesInfo.TypeOf(r)) {
+	if len(ret.Results) != 1 || ret.Results[0] != r || !typesx.IsError(pass.TypesInfo.TypeOf(r)) {
 		return
 	}
 	var sig *types.Signature
@@ -388,10 +389,6 @@ func reportHelper(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, r 
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: fmt.Sprintf(
 		"%s returns only the error of %s, nil when another holds the lock, so its callers proceed; return whether it was taken",
 		name, lockmodel.AcquireName(c))})
-}
-
-func isError(t types.Type) bool {
-	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // checkObtain reports a call of the lock library's acquire whose error

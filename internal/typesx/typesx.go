@@ -1,0 +1,116 @@
+// Package typesx holds the type, syntax and control-flow predicates that
+// the model and the passes share, each answered once.
+package typesx
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+// IsBool reports whether t's underlying type is bool.
+func IsBool(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// IsError reports whether t is the predeclared error type.
+func IsError(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// IsString reports whether t's underlying type is a string type.
+func IsString(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// IsEmptyInterface reports whether t's underlying type is an interface
+// with no methods (any).
+func IsEmptyInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
+}
+
+// IsNamed reports whether t is the named type pkg.name itself.
+func IsNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// IsNamedOrPointer reports whether t is pkg.name or a pointer to it.
+func IsNamedOrPointer(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return IsNamed(t, pkg, name)
+}
+
+// IsContext reports whether t is context.Context itself.
+func IsContext(t types.Type) bool { return IsNamed(t, "context", "Context") }
+
+// HasContextMethods reports whether t has context.Context's method set:
+// a context of a framework's own type (gin's *Context) counts.
+func HasContextMethods(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// IsDuration reports whether t is time.Duration.
+func IsDuration(t types.Type) bool { return IsNamed(t, "time", "Duration") }
+
+// BlockOf returns the first live block of g with a node that holds n, and
+// that node's index; nil when none does.
+func BlockOf(g *cfg.CFG, n ast.Node) (*cfg.Block, int) {
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, m := range b.Nodes {
+			if m.Pos() <= n.Pos() && n.End() <= m.End() {
+				return b, i
+			}
+		}
+	}
+	return nil, 0
+}
+
+// Innermost returns the block of g, live or not, whose node holds pos most
+// narrowly, and that node's index (-1 when none does): a range statement
+// is a node of its loop header and spans its whole body, so a position in
+// the body is found in the body's own block.
+func Innermost(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
+	var best *cfg.Block
+	bi := -1
+	var size token.Pos
+	for _, b := range g.Blocks {
+		for i, n := range b.Nodes {
+			if pos < n.Pos() || pos >= n.End() {
+				continue
+			}
+			if best == nil || n.End()-n.Pos() < size {
+				best, bi, size = b, i, n.End()-n.Pos()
+			}
+		}
+	}
+	return best, bi
+}

@@ -1,0 +1,154 @@
+package typesx
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+const src = `package p
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+type ctxish struct{ context.Context }
+
+var (
+	b      bool
+	nb     myBool
+	err    error
+	s      string
+	ns     myString
+	a      any
+	iface  interface{ M() }
+	ctx    context.Context
+	pctx   *context.Context
+	embed  ctxish
+	d      time.Duration
+	req    *http.Request
+	n      int
+)
+
+type myBool bool
+type myString string
+`
+
+func check(t *testing.T) (*types.Package, func(string) types.Type) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg, func(name string) types.Type { return pkg.Scope().Lookup(name).Type() }
+}
+
+func TestTypePredicates(t *testing.T) {
+	_, typ := check(t)
+	cases := []struct {
+		name string
+		pred func(types.Type) bool
+		yes  []string
+		no   []string
+	}{
+		{"IsBool", IsBool, []string{"b", "nb"}, []string{"err", "s", "n"}},
+		{"IsError", IsError, []string{"err"}, []string{"b", "a", "iface"}},
+		{"IsString", IsString, []string{"s", "ns"}, []string{"b", "n", "a"}},
+		{"IsEmptyInterface", IsEmptyInterface, []string{"a"}, []string{"iface", "err", "s"}},
+		{"IsContext", IsContext, []string{"ctx"}, []string{"pctx", "embed", "a"}},
+		{"HasContextMethods", HasContextMethods, []string{"ctx", "embed"}, []string{"a", "req", "n"}},
+		{"IsDuration", IsDuration, []string{"d"}, []string{"n", "ctx"}},
+	}
+	for _, c := range cases {
+		for _, v := range c.yes {
+			if !c.pred(typ(v)) {
+				t.Errorf("%s(%s) = false, want true", c.name, typ(v))
+			}
+		}
+		for _, v := range c.no {
+			if c.pred(typ(v)) {
+				t.Errorf("%s(%s) = true, want false", c.name, typ(v))
+			}
+		}
+	}
+	for _, p := range []func(types.Type) bool{IsBool, IsError, IsString, IsEmptyInterface, HasContextMethods} {
+		if p(nil) {
+			t.Error("a predicate holds for a nil type")
+		}
+	}
+}
+
+func TestNamedPredicates(t *testing.T) {
+	_, typ := check(t)
+	if !IsNamed(typ("ctx"), "context", "Context") || IsNamed(typ("pctx"), "context", "Context") {
+		t.Error("IsNamed must match the named type itself only")
+	}
+	if !IsNamedOrPointer(typ("pctx"), "context", "Context") || !IsNamedOrPointer(typ("req"), "net/http", "Request") {
+		t.Error("IsNamedOrPointer must match a pointer to the named type")
+	}
+	if IsNamedOrPointer(typ("d"), "context", "Context") {
+		t.Error("IsNamedOrPointer matched another type")
+	}
+}
+
+const flow = `package p
+
+func f(xs []int) {
+	g()
+	for _, x := range xs {
+		h(x)
+	}
+	return
+	dead()
+}
+
+func g()      {}
+func h(int)   {}
+func dead()   {}
+`
+
+func TestBlocks(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", flow, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := f.Decls[0].(*ast.FuncDecl)
+	g := cfg.New(fn.Body, func(*ast.CallExpr) bool { return true })
+	calls := map[string]*ast.CallExpr{}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			calls[c.Fun.(*ast.Ident).Name] = c
+		}
+		return true
+	})
+	if b, _ := BlockOf(g, calls["g"]); b == nil || b.Index != 0 {
+		t.Errorf("BlockOf(g()) = %v, want the entry block", b)
+	}
+	if b, _ := BlockOf(g, calls["dead"]); b != nil {
+		t.Errorf("BlockOf(dead()) = block %d, want none (unreachable)", b.Index)
+	}
+	if b, _ := Innermost(g, calls["dead"].Pos()); b == nil || b.Live {
+		t.Errorf("Innermost(dead()) = %v, want its dead block", b)
+	}
+	body, _ := Innermost(g, calls["h"].Pos())
+	head, _ := BlockOf(g, calls["h"])
+	if body == nil || head == nil || body != head {
+		t.Errorf("h(x) in the range body: Innermost %v, BlockOf %v; want the body's block for both", body, head)
+	}
+	if b, i := Innermost(g, token.NoPos); b != nil || i != -1 {
+		t.Errorf("Innermost(NoPos) = %v, %d", b, i)
+	}
+}
