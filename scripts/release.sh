@@ -72,7 +72,7 @@ done
 
 # Require the new version everywhere, and let the workspace build it.
 while read -r path _; do
-  for mod in */go.mod go.mod internal/behaviour/go.mod ../../examples/go.mod ../../bench/lockbench/go.mod; do
+  for mod in */go.mod go.mod internal/behaviour/go.mod ../../examples/go.mod ../../bench/lockbench/go.mod ../../testdata/go.mod; do
     sed -i "s#^\([[:space:]]*\)$path v[^ ]*#\1$path $version#" "$mod"
   done
   sed -i "s#^\([[:space:]]*\)$path v[^ ]* =>#\1$path $version =>#" go.work
