@@ -7,6 +7,8 @@
 // beside it, and lockmodel.Library says which of them a finding names.
 package analyzer
 
+//go:generate go run ../internal/docs/gendocs -root ..
+
 import (
 	"golang.org/x/tools/go/analysis"
 

@@ -21,6 +21,8 @@
 // ACL it needs are in package lock's documentation. With go-redis, a
 // client built with default options ignores context deadlines for socket
 // I/O and waits up to its ReadTimeout per try; the library then runs each
-// command on a goroutine and stops waiting at the deadline, and a client
-// with ContextTimeoutEnabled is called directly (no goroutine).
+// command on a goroutine and stops waiting at the deadline. A client with
+// ContextTimeoutEnabled is called directly (no goroutine) under a context
+// that only its deadline ends; a context that can also be cancelled is
+// waited for on a goroutine, since a cancellation ends no command.
 package fix

@@ -277,7 +277,7 @@ func (m *Model) CallOf(e *ast.CallExpr) *Call { return m.byID[e] }
 var Analyzer = &analysis.Analyzer{
 	Name:             "lockmodel",
 	Doc:              "lockmodel: normalize Redis client calls into commands with keys, values and TTLs (internal to locklint)",
-	URL:              "https://github.com/locklint/locklint#how-it-works",
+	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
 	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil)},

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,8 +19,8 @@ var outputLine = regexp.MustCompile(`^examples/\S+:\d+:\d+: `)
 
 // TestREADMEShowsTheExamplesFindings keeps the README's sample output in
 // step with the messages: every output line it quotes (in ```text blocks)
-// is one that locklint prints on the examples, and every analyzer's
-// section quotes at least one.
+// is one that locklint prints on the examples, and every analyzer has a
+// finding quoted (told by the BUG marker on its line).
 func TestREADMEShowsTheExamplesFindings(t *testing.T) {
 	bin := buildTool(t)
 	cmd := exec.Command(bin, "-C", "examples", "./...")
@@ -33,34 +34,44 @@ func TestREADMEShowsTheExamplesFindings(t *testing.T) {
 	for _, l := range strings.Split(stderr.String(), "\n") {
 		printed[normalize(strings.TrimPrefix(l, root+string(filepath.Separator)))] = true
 	}
+	marked := map[string][]string{} // file:line -> analyzers marked there
+	for _, f := range expected(t, root) {
+		k := fmt.Sprintf("%s:%d", f.File, f.Line)
+		marked[k] = append(marked[k], f.Analyzer)
+	}
 
 	data, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	quoted := map[string]int{} // README section -> output lines quoted in it
-	section, inText := "", false
+	quoted := map[string]int{} // analyzer -> findings of it quoted
+	inText := false
 	for i, l := range strings.Split(string(data), "\n") {
 		switch {
-		case strings.HasPrefix(l, "### ") || strings.HasPrefix(l, "## "):
-			section = strings.TrimLeft(l, "# ")
 		case l == "```text":
 			inText = true
 		case strings.HasPrefix(l, "```"):
 			inText = false
 		case inText && outputLine.MatchString(l):
-			quoted[section]++
 			if !printed[normalize(l)] {
 				t.Errorf("README.md:%d quotes a line locklint does not print on the examples:\n%s\noutput:\n%s", i+1, l, stderr.String())
+			}
+			if m := position.FindStringSubmatch(l); m != nil {
+				for _, a := range marked[m[1]] {
+					quoted[a]++
+				}
 			}
 		}
 	}
 	for _, a := range analyzer.Analyzers() {
 		if quoted[a.Name] == 0 {
-			t.Errorf("README section %s quotes none of its findings on the examples", a.Name)
+			t.Errorf("README quotes none of %s's findings on the examples", a.Name)
 		}
 	}
 }
+
+// position is a quoted line's file and line.
+var position = regexp.MustCompile(`^(examples/\S+:\d+):\d+: `)
 
 // normalize collapses the tab that indents a related line, so that the
 // README can indent with spaces.

@@ -72,5 +72,10 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// URL is the address of a's page.
+func URL(a *analysis.Analyzer) string {
+	return "https://github.com/locklint/locklint/blob/main/" + Dir + "/" + a.Name + ".md"
+}
+
 // Source names the doc.go a's documentation comes from.
 func Source(a *analysis.Analyzer) string { return "passes/" + a.Name + "/doc.go" }

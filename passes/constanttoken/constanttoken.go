@@ -24,7 +24,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "constanttoken",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#constanttoken",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/constanttoken.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

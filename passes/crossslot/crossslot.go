@@ -18,7 +18,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "crossslot",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#crossslot",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/crossslot.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

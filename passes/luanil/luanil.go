@@ -21,7 +21,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "luanil",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#luanil",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/luanil.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

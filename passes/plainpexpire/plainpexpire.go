@@ -19,7 +19,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "plainpexpire",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#plainpexpire",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/plainpexpire.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

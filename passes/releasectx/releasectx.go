@@ -23,7 +23,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:      "releasectx",
 	Doc:       diag.Doc(doc),
-	URL:       "https://github.com/locklint/locklint#releasectx",
+	URL:       "https://github.com/locklint/locklint/blob/main/docs/analyzers/releasectx.md",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*Releaser)(nil)},

@@ -20,7 +20,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "setnxexpire",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#setnxexpire",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/setnxexpire.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

@@ -20,7 +20,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "splitfence",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#splitfence",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/splitfence.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

@@ -21,7 +21,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:      "unboundedretry",
 	Doc:       diag.Doc(doc),
-	URL:       "https://github.com/locklint/locklint#unboundedretry",
+	URL:       "https://github.com/locklint/locklint/blob/main/docs/analyzers/unboundedretry.md",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*lockmodel.Acquirer)(nil), (*Bound)(nil)},

@@ -24,7 +24,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "uncheckedacquire",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#uncheckedacquire",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/uncheckedacquire.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

@@ -19,7 +19,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "unconditionaldel",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#unconditionaldel",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/unconditionaldel.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }

@@ -19,7 +19,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "unguardedscript",
 	Doc:      diag.Doc(doc),
-	URL:      "https://github.com/locklint/locklint#unguardedscript",
+	URL:      "https://github.com/locklint/locklint/blob/main/docs/analyzers/unguardedscript.md",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      run,
 }
