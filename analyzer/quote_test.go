@@ -22,17 +22,9 @@ func TestPassesQuoteNoCommandNames(t *testing.T) {
 	for _, n := range lockmodel.CommandNames() {
 		names[strings.ToUpper(n)] = true
 	}
-	files, err := filepath.Glob("../passes/*/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no pass sources found: %v", err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || filepath.Base(f) == "doc.go" {
+	for f, src := range passSources(t) {
+		if filepath.Base(f) == "doc.go" {
 			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
 		}
 		for _, q := range quotedNames(t, f, src, names) {
 			t.Errorf("%s: quotes %s; ask the model instead", q.pos, q.lit)
@@ -85,18 +77,7 @@ func TestPassesNameNoClient(t *testing.T) {
 	if !clients["Redigo"] || !clients["GoRedis"] {
 		t.Fatalf("the model's Client constants were not found: %v", clients)
 	}
-	files, err := filepath.Glob("../passes/*/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no pass sources found: %v", err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for f, src := range passSources(t) {
 		for _, q := range namedClients(t, f, src, clients) {
 			t.Errorf("%s: names the client %s; ask the model what it means", q.pos, q.lit)
 		}
@@ -170,4 +151,25 @@ func namedClients(t *testing.T, name string, src []byte, clients map[string]bool
 		return true
 	})
 	return out
+}
+
+// passSources returns the passes' non-test Go files by path.
+func passSources(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob("../passes/*/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pass sources found: %v", err)
+	}
+	srcs := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = src
+	}
+	return srcs
 }
