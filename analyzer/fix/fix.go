@@ -70,8 +70,10 @@ func Do(ctx context.Context, client redis.UniversalClient, key string, ttl time.
 	return lock.Do(ctx, c, key, ttl, fn, opts...)
 }
 
-// Release is lock.Release for a go-redis client. It accepts a Ring, since
-// it only ever acts for the token's owner (see the package doc).
+// Release is lock.Release for a go-redis client: it ignores ctx's
+// cancellation (a release deferred under a request's context still runs)
+// and is bounded by DefaultReleaseTimeout. It accepts a Ring, since it
+// only ever acts for the token's owner (see the package doc).
 func Release(ctx context.Context, client redis.UniversalClient, key string, token string) error {
 	return lock.Release(ctx, handle(client), key, token)
 }

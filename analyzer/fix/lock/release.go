@@ -38,9 +38,10 @@ const (
 
 // Release deletes key if and only if it still holds token, and returns
 // ErrNotHeld otherwise. It sends DELEX key IFEQ token where the server has
-// it and a compare-and-delete script elsewhere. It runs even when ctx is
-// already cancelled: the command is detached from ctx's cancellation and
-// bounded by DefaultReleaseTimeout.
+// it and a compare-and-delete script elsewhere. It ignores ctx's
+// cancellation, so that a release deferred under a request's context runs
+// even when the request is gone: the command is detached from ctx's
+// cancellation (its values stay) and bounded by DefaultReleaseTimeout.
 func Release(ctx context.Context, client Client, key string, token string) error {
 	if err := checkHandle(client, key, token); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
