@@ -1,5 +1,7 @@
 package lockmodel
 
+import "go/types"
+
 // isClientPath reports whether path is a Redis client package the model
 // understands. Drivers use it to decide which dependencies need syntax.
 func isClientPath(path string) bool {
@@ -63,4 +65,48 @@ func CommandNames() []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// clientPaths are the import paths whose calls the model understands.
+var clientPaths = map[string]Client{
+	"github.com/redis/go-redis/v9":           GoRedis,
+	"github.com/go-redis/redis/v9":           GoRedis, // the v9 betas' path
+	"github.com/go-redis/redis/v8":           GoRedis,
+	"github.com/go-redis/redis/v7":           GoRedis,
+	"github.com/go-redis/redis":              GoRedis,
+	"github.com/gomodule/redigo/redis":       Redigo,
+	"github.com/garyburd/redigo/redis":       Redigo, // redigo's old import path
+	"github.com/redis/rueidis":               Rueidis,
+	"github.com/redis/rueidis/internal/cmds": Rueidis,
+	// valkey-go is the rueidis API under the Valkey project.
+	"github.com/valkey-io/valkey-go":               Rueidis,
+	"github.com/valkey-io/valkey-go/internal/cmds": Rueidis,
+	"github.com/gogf/gf/v2/database/gredis":        GoFrame,
+}
+
+// reachesClient reports whether pkg imports a client, directly or through
+// another package (a user type that embeds *redis.Client makes its callers
+// send commands without importing go-redis themselves).
+func reachesClient(pkg *types.Package) bool {
+	return ReachesClient(pkg, (*types.Package).Path, (*types.Package).Imports, map[*types.Package]bool{})
+}
+
+// ReachesClient reports whether p imports a client, directly or through
+// other packages, in any package graph: the model's (types.Package) and
+// the standalone driver's (go/packages). memo carries answers across calls
+// over one graph.
+func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, memo map[P]bool) bool {
+	if r, ok := memo[p]; ok {
+		return r
+	}
+	memo[p] = false // breaks cycles in a broken graph
+	r := isClientPath(path(p))
+	for _, q := range imports(p) {
+		if r {
+			break
+		}
+		r = ReachesClient(q, path, imports, memo)
+	}
+	memo[p] = r
+	return r
 }

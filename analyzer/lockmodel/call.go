@@ -1,0 +1,114 @@
+package lockmodel
+
+// What the model records of one command found in the source.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Call is one Redis command found in the source.
+type Call struct {
+	Command Command
+	Flags   Flags
+	Client  Client
+	// Module is the client's import path, e.g. github.com/redis/go-redis/v9.
+	Module string
+	// Method is the client method that sends or builds the command; it is
+	// for suggested fixes, which must know what they rewrite.
+	Method string
+
+	// Expr is the call expression that sends the command (for rueidis, the
+	// builder chain's last call).
+	Expr *ast.CallExpr
+	// Recv is the client, pipeline or connection the command goes through.
+	Recv ast.Expr
+	// Ctx is the context argument, when the API takes one.
+	Ctx ast.Expr
+
+	Keys  []ast.Expr // KEYS: the key(s) the command touches, in order
+	Value ast.Expr   // the value written by SET/SETNX
+	TTL   ast.Expr   // the expiry argument, nil when absent
+	// Lease is true when the call is a go-redis method whose TTL argument
+	// is a lease length (a time.Duration: SetNX, Expire, PExpire), which a
+	// suggested fix may move or pass on.
+	Lease bool
+	// NoTTL is true when the command sets no expiry: the argument is absent,
+	// constant zero or KeepTTL on a key that NX says did not exist.
+	NoTTL bool
+	// Match is the IFEQ comparison value (SET IFEQ, DELEX IFEQ).
+	Match ast.Expr
+	// Script is the Lua source of an EVAL, as written where it is given:
+	// the EVAL argument, or the argument of the NewScript / NewLuaScript
+	// call that made the script object run here. It is nil for EVALSHA
+	// and FCALL, which name a script instead of sending it; ScriptText
+	// reads the text when it is constant or embedded.
+	Script ast.Expr
+	// Args are a script's ARGV values, when the call lists them.
+	Args []ast.Expr
+
+	// Queued is true when the command is sent through a pipeline or a
+	// transaction: its result is unknown until the batch executes, so the
+	// commands after it are not conditional on it.
+	Queued bool
+	// Tx is true inside MULTI/EXEC (TxPipeline, TxPipelined, redigo MULTI).
+	Tx bool
+	// Watched holds the keys of an enclosing WATCH when the command is
+	// queued in that WATCH's transaction.
+	Watched []ast.Expr
+
+	// Func is the innermost enclosing function (*ast.FuncDecl or
+	// *ast.FuncLit); Decl is the outermost one, nil at package level.
+	Func ast.Node
+	Decl *ast.FuncDecl
+	// Deferred is true when the call runs at function exit: a defer
+	// statement or a closure that is deferred.
+	Deferred bool
+	File     *ast.File
+	// Stmt is the statement the call is part of, and Outer the largest
+	// expression around the call that only chains on its result
+	// (rdb.Del(ctx, k).Err()); suggested fixes rewrite these.
+	Stmt  ast.Stmt
+	Outer ast.Expr
+	// Read is true for a GET whose reply is not compared with anything:
+	// the value is used as data (returned, parsed, shown), not checked.
+	Read bool
+	// TakesFirst is true for an INCR whose reply is compared with 1: used
+	// as an acquire, the caller that made the counter 1 holds the key.
+	TakesFirst bool
+	// Window is true for an INCR whose count is only compared with 1 to
+	// set the key's TTL: a lockout or rate-limit window's counter.
+	Window bool
+	// Via is the user function or method the command is sent through (a
+	// wrapper interface, a forwarding helper), or nil for a client call.
+	// Suggested fixes leave these alone: they would rewrite the wrapper.
+	Via *types.Func
+	// ViaLock is true when Via's own name says lock (TryLock(ctx, key,
+	// token)): the key passed to it is a lock key.
+	ViaLock bool
+	// Compared is true for a GET whose reply is compared with == or !=,
+	// directly or through the variable it is assigned to: an owner check.
+	Compared bool
+}
+
+// Key returns the first key, or nil.
+func (c *Call) Key() ast.Expr {
+	if len(c.Keys) == 0 {
+		return nil
+	}
+	return c.Keys[0]
+}
+
+// Acquires reports whether the call is an acquire: SETNX, SET NX, or a
+// script that takes KEYS[1] (see scriptAcquire).
+func (c *Call) Acquires() bool {
+	if c.Flags&FlagUnknown != 0 {
+		return false
+	}
+	return c.Command == CmdSetNX || ((c.Command == CmdSet || c.Command == CmdEval) && c.Flags&FlagNX != 0)
+}
+
+// Pos and End give the call's range, for ReportRangef.
+func (c *Call) Pos() token.Pos { return c.Expr.Pos() }
+func (c *Call) End() token.Pos { return c.Expr.End() }
