@@ -1,0 +1,95 @@
+package lockmodel
+
+// How a command's reply is used: compared with a token (an owner check),
+// with the constant 1 (an INCR used as an acquire), or read as data.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// constant reports whether e is a constant, or a local variable whose one
+// definition is (want := "version-2"; ... if val != want).
+func (b *builder) constant(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	if def := b.m.keys.definition(b.objOf(e)); def != nil {
+		tv, ok := b.pass.TypesInfo.Types[def]
+		return ok && tv.Value != nil
+	}
+	return false
+}
+
+// compared reports whether a GET's reply is compared with == or !=: as an
+// operand (rdb.Get(ctx, k).Val() == token), or through a variable it is
+// assigned to (v, err := rdb.Get(ctx, k).Result(); if v != token).
+func (b *builder) compared(cur cursor, c *Call) bool {
+	// A reply compared with a constant ("done", "", "1") reads a state
+	// flag or asserts a value in a test; an owner token is never a
+	// constant, so that is no owner check.
+	return b.comparedWith(c, func(other ast.Expr) bool { return !b.constant(other) })
+}
+
+// comparedOne reports whether an INCR's reply is compared with the
+// constant 1: the caller that made the counter 1 holds the key.
+func (b *builder) comparedOne(c *Call) bool {
+	return b.comparedWith(c, func(other ast.Expr) bool {
+		n, ok := b.constInt(ast.Unparen(other))
+		return ok && n == 1
+	})
+}
+
+// comparedWith reports whether c's reply, directly or through the
+// variable it is assigned to, is an operand of == or != whose other
+// operand satisfies ok.
+func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
+	var vars []types.Object
+	switch s := c.Stmt.(type) {
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 && s.Rhs[0] == c.Outer && len(s.Lhs) > 0 {
+			if obj := b.objOf(s.Lhs[0]); obj != nil {
+				vars = append(vars, obj)
+			}
+		}
+	case *ast.IfStmt, *ast.ReturnStmt, *ast.ExprStmt, *ast.SwitchStmt:
+	}
+	if s, ok := c.Stmt.(*ast.IfStmt); ok {
+		if as, ok := s.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && as.Rhs[0] == c.Outer && len(as.Lhs) > 0 {
+			if obj := b.objOf(as.Lhs[0]); obj != nil {
+				vars = append(vars, obj)
+			}
+		}
+	}
+	body := c.Func
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if found || !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+			return !found
+		}
+		for i, side := range []ast.Expr{be.X, be.Y} {
+			side = ast.Unparen(side)
+			if !match([]ast.Expr{be.Y, be.X}[i]) {
+				continue
+			}
+			if side == c.Outer {
+				found = true
+			}
+			if obj := b.objOf(side); obj != nil {
+				for _, v := range vars {
+					if v == obj {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

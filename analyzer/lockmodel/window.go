@@ -1,0 +1,149 @@
+package lockmodel
+
+// Whether an INCR's count only opens a window: a lockout's or rate
+// limit's counter, which takes nothing whatever its key is called.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// windowOnly reports whether the only use of c's count, an INCR's reply,
+// is `if n == 1 { <TTL of the same key> }`: the first increment starts a
+// lockout or rate-limit window and the count decides nothing else, so
+// the INCR takes nothing, whatever the key is called.
+func (b *builder) windowOnly(c *Call) bool {
+	vars := b.replyVars(c)
+	windows, other := 0, false
+	ast.Inspect(c.Func, func(n ast.Node) bool {
+		if other {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			if b.startsWindow(c, n, vars) {
+				windows++
+				// The count's use in the condition is the window's; the
+				// INCR itself may be the Init.
+				if n.Init != nil {
+					ast.Inspect(n.Init, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && b.usesVar(id, vars) {
+							other = true
+						}
+						return !other
+					})
+				}
+				return false
+			}
+		case *ast.Ident:
+			if b.usesVar(n, vars) {
+				other = true
+			}
+		}
+		return !other
+	})
+	return windows > 0 && !other
+}
+
+// replyVars returns the variables c's reply is assigned to, in its own
+// statement or in the Init of the if it is part of.
+func (b *builder) replyVars(c *Call) []types.Object {
+	var as *ast.AssignStmt
+	switch s := c.Stmt.(type) {
+	case *ast.AssignStmt:
+		as = s
+	case *ast.IfStmt:
+		as, _ = s.Init.(*ast.AssignStmt)
+	}
+	if as == nil || len(as.Rhs) != 1 || as.Rhs[0] != c.Outer || len(as.Lhs) == 0 {
+		return nil
+	}
+	if obj := b.objOf(as.Lhs[0]); obj != nil {
+		return []types.Object{obj}
+	}
+	return nil
+}
+
+// usesVar reports whether id reads one of vars (its definition does not).
+func (b *builder) usesVar(id *ast.Ident, vars []types.Object) bool {
+	obj := b.pass.TypesInfo.Uses[id]
+	return obj != nil && slices.Contains(vars, obj)
+}
+
+// startsWindow reports whether s is `if [... &&] n == 1 [&& ...] { body }`
+// with no else, n being c's count, the other conjuncts not reading it, and
+// a body of statements that only set the TTL of c's key.
+func (b *builder) startsWindow(c *Call, s *ast.IfStmt, vars []types.Object) bool {
+	if s.Else != nil || len(s.Body.List) == 0 {
+		return false
+	}
+	isCount := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if e == c.Outer {
+			return true
+		}
+		id, ok := e.(*ast.Ident)
+		return ok && b.usesVar(id, vars)
+	}
+	ones := 0
+	var conjuncts func(e ast.Expr) bool
+	conjuncts = func(e ast.Expr) bool {
+		be, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if ok && be.Op == token.LAND {
+			return conjuncts(be.X) && conjuncts(be.Y)
+		}
+		if ok && be.Op == token.EQL {
+			for i, side := range []ast.Expr{be.X, be.Y} {
+				if n, isOne := b.constInt(ast.Unparen([]ast.Expr{be.Y, be.X}[i])); isOne && n == 1 && isCount(side) {
+					ones++
+					return true
+				}
+			}
+		}
+		reads := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if x, ok := n.(ast.Expr); ok && isCount(x) {
+				reads = true
+			}
+			return !reads
+		})
+		return !reads
+	}
+	if !conjuncts(s.Cond) || ones != 1 {
+		return false
+	}
+	for _, st := range s.Body.List {
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+		case *ast.AssignStmt:
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+		ttls := 0
+		ok := true
+		ast.Inspect(st, func(n ast.Node) bool {
+			call, isCall := n.(*ast.CallExpr)
+			if !isCall {
+				return ok
+			}
+			if e := b.m.byID[call]; e != nil {
+				if !e.Command.IsExpire() || !b.m.SameKey(c, c.Key(), e, e.Key()) {
+					ok = false
+				}
+				ttls++
+			}
+			return ok
+		})
+		if !ok || ttls == 0 {
+			return false
+		}
+	}
+	return true
+}
