@@ -1,6 +1,10 @@
 package lockmodel
 
-import "go/types"
+import (
+	"go/types"
+
+	"github.com/locklint/locklint/analyzer/lockmodel/internal/lua"
+)
 
 // isClientPath reports whether path is a Redis client package the model
 // understands. Drivers use it to decide which dependencies need syntax.
@@ -56,11 +60,7 @@ func CommandNames() []string {
 	for name := range goRedisMethods {
 		out = append(out, name)
 	}
-	for _, m := range []map[string]bool{luaRemoves, luaExtends, luaIncrements, luaOwnerReads} {
-		for name := range m {
-			out = append(out, name)
-		}
-	}
+	out = append(out, lua.CommandNames()...)
 	for _, c := range commandNames {
 		out = append(out, c)
 	}

@@ -1,4 +1,4 @@
-package lockmodel
+package lua
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 func TestScanLuaStringsAndComments(t *testing.T) {
 	src := "-- comment 'not a string'\n--[==[ long\ncomment ]==]\nlocal s = [[a\nb]] .. \"q\\\"x\" .. 'y' -- tail\nreturn s"
 	var got []string
-	for _, tok := range scanLua(src) {
+	for _, tok := range scan(src) {
 		got = append(got, tok.Text)
 	}
 	want := []string{"local", "s", "=", "a\nb", "..", `q"x`, "..", "y", "return", "s"}
@@ -23,7 +23,7 @@ func TestScanLuaStringsAndComments(t *testing.T) {
 			t.Fatalf("tokens %q, want %q", got, want)
 		}
 	}
-	if last := scanLua(src); last[len(last)-1].Line != 6 {
+	if last := scan(src); last[len(last)-1].Line != 6 {
 		t.Errorf("last token on line %d, want 6", last[len(last)-1].Line)
 	}
 }
@@ -47,7 +47,7 @@ func TestLuaCallsOwnerCheck(t *testing.T) {
 		{"otherFirstArg", "local h = redis.call('GET', KEYS[1])\nif string.rep(ARGV[2], 2) == ARGV[1] then end", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			calls := LuaCalls(tc.src)
+			calls := Calls(tc.src)
 			if len(calls) == 0 {
 				t.Fatal("no calls")
 			}
@@ -61,7 +61,7 @@ func TestLuaCallsOwnerCheck(t *testing.T) {
 func TestLuaCallsKeys(t *testing.T) {
 	src := "local lock_key, fence = KEYS[1], KEYS[2]\nlocal other = KEYS[1] .. ':x'\n" +
 		"redis.pcall('DEL', lock_key)\nredis.call('incr', fence)\nredis.call('del', other, KEYS[3], KEYS[n])"
-	calls := LuaCalls(src)
+	calls := Calls(src)
 	if len(calls) != 3 {
 		t.Fatalf("%d calls, want 3", len(calls))
 	}
@@ -77,14 +77,14 @@ func TestLuaCallsKeys(t *testing.T) {
 }
 
 func TestLuaCallsSetNX(t *testing.T) {
-	calls := LuaCalls(`if not redis.call("SET", KEYS[1], ARGV[1], "nx", "PX", ARGV[2]) then return 0 end`)
+	calls := Calls(`if not redis.call("SET", KEYS[1], ARGV[1], "nx", "PX", ARGV[2]) then return 0 end`)
 	if len(calls) != 1 || !calls[0].HasFlag("NX") || calls[0].HasFlag("XX") {
 		t.Fatalf("calls = %+v", calls)
 	}
 }
 
 // acquiresCase is a script and, for each of its calls, whether
-// LuaAcquires says it takes its key.
+// Acquires says it takes its key.
 type acquiresCase struct {
 	src  string
 	want []bool
@@ -93,13 +93,13 @@ type acquiresCase struct {
 func checkAcquires(t *testing.T, cases []acquiresCase) {
 	t.Helper()
 	for _, tc := range cases {
-		calls := LuaCalls(tc.src)
+		calls := Calls(tc.src)
 		if len(calls) != len(tc.want) {
 			t.Fatalf("%s: %d calls, want %d", tc.src, len(calls), len(tc.want))
 		}
 		for i, w := range tc.want {
-			if got := LuaAcquires(calls, i); got != w {
-				t.Errorf("%s: LuaAcquires(%d) = %v, want %v", tc.src, i, got, w)
+			if got := Acquires(calls, i); got != w {
+				t.Errorf("%s: Acquires(%d) = %v, want %v", tc.src, i, got, w)
 			}
 		}
 	}
@@ -136,7 +136,7 @@ func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
 
 // The lock library's own scripts are the reference forms.
 func TestLuaCallsFixScripts(t *testing.T) {
-	files, _ := filepath.Glob("../fix/lock/scripts/*.lua")
+	files, _ := filepath.Glob("../../../fix/lock/scripts/*.lua")
 	if len(files) == 0 {
 		t.Fatal("no scripts")
 	}
@@ -145,12 +145,12 @@ func TestLuaCallsFixScripts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range LuaCalls(string(src)) {
+		for _, c := range Calls(string(src)) {
 			if (c.Command == "DEL" || c.Command == "PEXPIRE") && c.Key() == 1 {
 				// release.lua and refresh.lua compare GET KEYS[1] first;
 				// handoff.lua and leave.lua the first element of an MGET.
 				found := false
-				for _, g := range LuaCalls(string(src)) {
+				for _, g := range Calls(string(src)) {
 					if g.ReadsOwner() && g.Key() == 1 && g.CheckedAt >= 0 && g.CheckedAt < c.At {
 						found = true
 					}
@@ -167,8 +167,8 @@ func TestLuaCallsFixScripts(t *testing.T) {
 func TestLuaCallsUnclosedIsBounded(t *testing.T) {
 	src := strings.Repeat("redis.call(", 20000)
 	start := time.Now()
-	if n := len(LuaCalls(src)); n != maxLuaTokens/4 {
-		t.Fatalf("%d calls, want %d (the token limit)", n, maxLuaTokens/4)
+	if n := len(Calls(src)); n != maxTokens/4 {
+		t.Fatalf("%d calls, want %d (the token limit)", n, maxTokens/4)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v", d)
@@ -214,7 +214,7 @@ func TestLuaNilChecks(t *testing.T) {
 		{"string", "local s = \"redis.call('GET', KEYS[1]) == nil\"\nredis.call('GET', KEYS[1])", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			calls := LuaCalls(tc.src)
+			calls := Calls(tc.src)
 			if len(calls) == 0 {
 				t.Fatal("no calls")
 			}
@@ -238,10 +238,10 @@ func TestLuaNilChecks(t *testing.T) {
 // Every token's range is its text in the script, so that a fix can edit it.
 func TestScanLuaOffsets(t *testing.T) {
 	src := "local v = redis.call(\"GET\", KEYS[1]) -- c\n--[[ x ]] if v == nil then return [[a]] end"
-	for _, tok := range scanLua(src) {
+	for _, tok := range scan(src) {
 		raw := src[tok.Off:tok.End]
 		switch tok.Kind {
-		case luaString:
+		case stringTok:
 			if !strings.Contains(raw, tok.Text) {
 				t.Errorf("string %q at [%d:%d] = %q", tok.Text, tok.Off, tok.End, raw)
 			}

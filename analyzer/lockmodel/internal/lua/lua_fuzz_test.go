@@ -1,4 +1,4 @@
-package lockmodel
+package lua
 
 import (
 	"strings"
@@ -28,12 +28,12 @@ func FuzzLuaCalls(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Count(src, "\n") + 1
-		for _, tok := range scanLua(src) {
+		for _, tok := range scan(src) {
 			if tok.Line < 1 || tok.Line > lines {
 				t.Fatalf("token %q on line %d of %d", tok.Text, tok.Line, lines)
 			}
 		}
-		for _, c := range LuaCalls(src) {
+		for _, c := range Calls(src) {
 			if len(c.Keys) != len(c.Args) || len(c.Names) != len(c.Args) {
 				t.Fatalf("keys %v names %v for %d args", c.Keys, c.Names, len(c.Args))
 			}

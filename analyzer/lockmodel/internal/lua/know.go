@@ -1,0 +1,126 @@
+package lua
+
+import "strings"
+
+// What the Lua commands a script sends do to a lock, in one place, so that
+// the passes ask the model instead of naming commands; and whether a
+// script takes its key as SET NX does.
+
+var (
+	removes    = map[string]bool{"DEL": true, "UNLINK": true, "HDEL": true} // HDEL: a hash lock's owner field
+	extends    = map[string]bool{"EXPIRE": true, "PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true}
+	increments = map[string]bool{"INCR": true, "INCRBY": true}
+	// hashTakes are the writes that create a hash lock with its
+	// holder's field (a reentrant lock keeps a hold count per holder):
+	// after an EXISTS of the key they take it, as SET does.
+	hashTakes = map[string]bool{"HSET": true, "HSETNX": true, "HINCRBY": true, "HMSET": true}
+	// ownerReads are the reads whose reply, compared with the holder's
+	// token, checks the owner: GET for string locks, HGET/HEXISTS for hash
+	// locks (reentrant locks keep the owner as a field).
+	ownerReads = map[string]bool{
+		"GET": true, "HGET": true, "HEXISTS": true, "HMGET": true, "SISMEMBER": true, "ZSCORE": true, "LINDEX": true,
+		"MGET": true, // its first element, the read of its first key
+	}
+)
+
+// Removes reports whether the call deletes its key (or a hash lock's
+// field) unconditionally.
+func (c *Call) Removes() bool { return removes[c.Command] }
+
+// Extends reports whether the call sets its key's TTL.
+func (c *Call) Extends() bool { return extends[c.Command] }
+
+// Increments reports whether the call is a counter increment: in a lock
+// script, a fence.
+func (c *Call) Increments() bool { return increments[c.Command] }
+
+// TakesHash reports whether the call writes a hash lock's holder field,
+// which creates the key when it is absent.
+func (c *Call) TakesHash() bool { return hashTakes[c.Command] }
+
+// ReadsOwner reports whether the call's reply can be compared with a token
+// to check the owner.
+func (c *Call) ReadsOwner() bool { return ownerReads[c.Command] }
+
+// Acquires reports whether calls[i] takes its key only if it is free:
+// SETNX, SET NX, or a SET after an EXISTS of the same key or after a GET
+// of it whose reply the script tests for nothing (the free case, often
+// with the caller's own value let in again); or, for a
+// reentrant hash lock, a write of the holder's field (HINCRBY, HSET)
+// after an EXISTS of the key, the acquire Redisson made common.
+func Acquires(calls []*Call, i int) bool {
+	a := calls[i]
+	switch {
+	case a.Command == "SETNX":
+		return true
+	case a.Command == "SET":
+		if a.HasFlag("NX") {
+			return true
+		}
+		if a.HasFlag("XX") || a.HasFlag("IFEQ") {
+			return false
+		}
+		return existsBefore(calls[:i], a.Key()) || absentBefore(calls[:i], a)
+	case a.TakesHash():
+		return existsBefore(calls[:i], a.Key())
+	}
+	return false
+}
+
+// existsBefore reports whether one of calls asks whether KEYS[k] exists.
+func existsBefore(calls []*Call, k int) bool {
+	if k == 0 {
+		return false
+	}
+	for _, b := range calls {
+		if b.Command == "EXISTS" && b.Key() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// absentBefore reports whether one of calls is a GET of a's key whose
+// reply is tested for nothing before a: the script sets the key when it
+// found it free. A GET compared only with a value (a compare-and-refresh)
+// is no such test.
+func absentBefore(calls []*Call, a *Call) bool {
+	k := a.Key()
+	if k == 0 {
+		return false
+	}
+	for _, b := range calls {
+		if b.Command == "GET" && b.Key() == k && b.AbsentAt >= 0 && b.AbsentAt < a.At {
+			return true
+		}
+	}
+	return false
+}
+
+// SetsTTL reports whether the script gives a's key a TTL: in the SET
+// itself or with an EXPIRE-family command on it.
+func SetsTTL(calls []*Call, a *Call) bool {
+	for _, f := range []string{"PX", "EX", "PXAT", "EXAT"} {
+		if a.HasFlag(f) {
+			return true
+		}
+	}
+	for _, b := range calls {
+		if strings.Contains(b.Command, "EXPIRE") && b.Key() == a.Key() {
+			return true
+		}
+	}
+	return false
+}
+
+// CommandNames returns the commands whose meaning for a lock this file
+// knows, for the contract that passes never quote one themselves.
+func CommandNames() []string {
+	var out []string
+	for _, m := range []map[string]bool{removes, extends, increments, ownerReads} {
+		for name := range m {
+			out = append(out, name)
+		}
+	}
+	return out
+}
