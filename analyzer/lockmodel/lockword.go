@@ -14,12 +14,6 @@ var defaultWords = []string{
 	"lock", "mutex", "mtx", "lease", "leader", "semaphore", "redlock", "dlock",
 }
 
-// leaderWords mark a leader lease among lock keys: its holder is a
-// process, not a critical section, so the process's own identity is its
-// token and a standby waits for it without end. A "singleton" key is the
-// lease of the one replica that runs a scheduler or a consumer.
-var leaderWords = newWords([]string{"leader", "election", "elector", "elect", "singleton"})
-
 // suffixes are the inflections a lock word may carry and still count:
 // "locks", "locked", "locker", "leases", "leadership".
 var suffixes = []string{"", "s", "es", "ed", "er", "ers", "ing", "ship"}

@@ -186,18 +186,3 @@ func (m *Model) paramOf(fn *types.Func, e ast.Expr) (int, bool) {
 	}
 	return p.index, true
 }
-
-// readFamilies returns the families (counterFamily) of the keys the
-// package reads as data (a GET whose reply is not compared, a reply used
-// as a value) or counts: cache entries and counters, not locks.
-func (m *Model) readFamilies() map[string]bool {
-	fams := map[string]bool{}
-	for _, o := range m.Calls {
-		if o.Command == CmdGet && !o.Compared || o.Command == CmdIncr || o.Read {
-			if f, ok := m.counterFamily(o.Key()); ok {
-				fams[f] = true
-			}
-		}
-	}
-	return fams
-}

@@ -1,0 +1,134 @@
+package lockmodel
+
+// Key families: which keys are counted in a window or read as data, and
+// so are no locks whatever their names say, grouped by the helper or
+// skeleton that makes them.
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// readNotAcquired returns the identities of the keys that some GET reads
+// as data and nothing acquires. A name says lock; such usage says
+// otherwise: "config:next_prize_lock" read back as a setting, or the
+// leader's name that followers read to find it, is a value, and its SET
+// and DEL are writes of a value.
+func (m *Model) readNotAcquired() map[string]bool {
+	read := map[string]bool{}
+	for _, c := range m.Calls {
+		if c.Read && c.Key() != nil {
+			read[m.KeyID(c.Key())] = true
+		}
+	}
+	if len(read) == 0 {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if (c.Acquires() || c.TakesFirst) && c.Key() != nil {
+			delete(read, m.KeyID(c.Key()))
+		}
+	}
+	return read
+}
+
+// windowedNotAcquired returns the families of the keys that some INCR
+// counts in a window (Call.Window) and nothing acquires: a lockout's
+// "login:lock:" + user, counted in one function and cleared with DEL in
+// another, is a counter, and its DEL a reset. Families, not identities:
+// the count and its reset are usually apart, each with its own user.
+func (m *Model) windowedNotAcquired() map[string]bool {
+	var counted map[string]bool
+	for _, c := range m.Calls {
+		if c.Window {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				if counted == nil {
+					counted = map[string]bool{}
+				}
+				counted[fam] = true
+			}
+		}
+	}
+	if counted == nil {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if c.Acquires() || c.TakesFirst {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				delete(counted, fam)
+			}
+		}
+	}
+	return counted
+}
+
+// counterFamily is keyFamily, except that a key made by a function of
+// the package (failuresKey(user), directly or through a local) is of
+// that function's family, with its constant arguments (key("fail", user)
+// and key("lock", job) are two): its keys are one kind, whatever their
+// text.
+func (m *Model) counterFamily(key ast.Expr) (string, bool) {
+	if key == nil || m.keys == nil {
+		return "", false
+	}
+	e := key
+	for range maxDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			break
+		}
+		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
+		if def == nil {
+			break
+		}
+		e = def
+	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		var maker string
+		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg {
+			maker = "func " + fn.FullName()
+		} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			// A key builder injected into a struct field (s.keyFunc(chat)):
+			// the field's keys are one kind, whichever function fills it.
+			if v := m.Pass.TypesInfo.Selections[sel]; v != nil && v.Kind() == types.FieldVal && v.Obj().Pkg() == m.Pass.Pkg {
+				maker = "field " + m.keys.idOf(v.Obj())
+			}
+		}
+		if maker != "" {
+			var sb strings.Builder
+			sb.WriteString(maker + "(")
+			for i, a := range call.Args {
+				if i > 0 {
+					sb.WriteString(",")
+				}
+				if v, ok := constStringOf(m.Pass.TypesInfo, a); ok {
+					sb.WriteString(strconv.Quote(v))
+				} else {
+					sb.WriteString("*")
+				}
+			}
+			sb.WriteString(")")
+			return sb.String(), true
+		}
+	}
+	return m.keyFamily(key)
+}
+
+// readFamilies returns the families (counterFamily) of the keys the
+// package reads as data (a GET whose reply is not compared, a reply used
+// as a value) or counts: cache entries and counters, not locks.
+func (m *Model) readFamilies() map[string]bool {
+	fams := map[string]bool{}
+	for _, o := range m.Calls {
+		if o.Command == CmdGet && !o.Compared || o.Command == CmdIncr || o.Read {
+			if f, ok := m.counterFamily(o.Key()); ok {
+				fams[f] = true
+			}
+		}
+	}
+	return fams
+}

@@ -1,0 +1,325 @@
+package lockmodel
+
+// One-shot markers: an acquire of a key that nothing releases, renews or
+// checks (a per-period "already ran" marker, a cool-down that only
+// expires), whose value guards nothing a token could protect.
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Marker reports whether an acquire takes a key that nothing in the
+// package releases, renews or checks: a per-period "already ran" marker
+// (SETNX report:lock:<day> with a TTL and no release). Its value is never
+// compared, so it guards nothing a token could protect. Only keys whose
+// identity is closed in this function (constants and locals, no parameter
+// or field), or that only an unexported helper of the package makes (a
+// throttle key built from the caller's arguments), count: a key that comes in from outside may be released where it came
+// from.
+func (m *Model) Marker(c *Call) bool {
+	if m.unreleasedEntry(c) {
+		return true
+	}
+	key := c.Key()
+	// Through a helper, the release may be another helper the model does
+	// not see into.
+	// An acquire whose result is returned, or queued, reports to code
+	// that may hold and release it.
+	if c.Queued || returned(c) {
+		return false
+	}
+	if !c.Acquires() || key == nil || c.Via != nil {
+		return false
+	}
+	// A key built in the function from constants and locals, or one that
+	// only an unexported helper of the package makes, is released, if
+	// anywhere, by a command of this package on a key that helper makes.
+	closed := m.closedKey(c, key)
+	fam, ok := m.helperKey(key)
+	var sites []callSite
+	var index int
+	if !closed && !ok {
+		// A parameter of an unexported function that only its callers
+		// here name, each passing a key that one helper makes.
+		if fam, sites, index, ok = m.helperParam(c, key); !ok {
+			return false
+		}
+	}
+	id := m.KeyID(key)
+	if m.passesKey(c.Decl, c.Expr, id) {
+		return false
+	}
+	for _, s := range sites {
+		if m.passesKey(s.fn, s.call, m.KeyID(s.call.Args[index])) {
+			return false
+		}
+	}
+	var self types.Object
+	if sites != nil {
+		self = m.Pass.TypesInfo.Defs[c.Decl.Name]
+	}
+	for _, o := range m.Calls {
+		// A call of the acquiring function is this acquisition again.
+		if o == c || o.Key() == nil || sites != nil && o.Via == self {
+			continue
+		}
+		touches := false
+		for _, k := range o.Keys {
+			f, fok := m.helperKey(k)
+			touches = touches || m.KeyID(k) == id || ok && fok && f == fam
+		}
+		if !touches {
+			continue
+		}
+		if o.ReleasesOrChecks() || o.Acquires() || o.Via != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// unreleasedEntry reports whether c is the acquire of an exported
+// function that nothing in the package calls, on a key its callers pass
+// and that only the function's name calls a lock,
+// in a package with no command that could release, renew or check such a
+// key (its only releases are a lock type's, on its receiver's fields): a
+// cool-down that only expires, Lock(conn, name, ttl). Its callers are in
+// other packages, and its value guards nothing here.
+func (m *Model) unreleasedEntry(c *Call) bool {
+	if !c.Acquires() || c.Via != nil || c.Decl == nil || c.Func != c.Decl || c.Key() == nil {
+		return false
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+	if fn == nil || !fn.Exported() || len(m.defs.calls[fn]) > 0 {
+		return false
+	}
+	if _, _, ok := m.paramKey(fn, c.Key()); !ok {
+		return false
+	}
+	if ev, _ := m.LockKey(c, c.Key()); ev != ByFunc {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o == c || !o.ReleasesOrChecks() {
+			continue
+		}
+		for _, k := range o.Keys {
+			if !strings.Contains(m.KeyID(k), "recv(") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// helperParam returns, for a key that is a parameter of c's function,
+// the helper that makes what every call of the function passes there,
+// with those calls and the parameter's index: the function must be named
+// nowhere but in those calls (defIndex.calledOnly).
+func (m *Model) helperParam(c *Call, key ast.Expr) (*types.Func, []callSite, int, bool) {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok || c.Decl == nil {
+		return nil, nil, 0, false
+	}
+	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
+	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn {
+		return nil, nil, 0, false
+	}
+	sites, ok := m.defs.calledOnly(p.fn, true)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	var fam *types.Func
+	for _, s := range sites {
+		if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() {
+			return nil, nil, 0, false
+		}
+		f, ok := m.helperKey(s.call.Args[p.index])
+		if !ok || fam != nil && f != fam {
+			return nil, nil, 0, false
+		}
+		fam = f
+	}
+	return fam, sites, p.index, true
+}
+
+// helperKey returns the unexported helper of the package that makes key
+// (through local variables and strings.ToLower and its kin): a key no
+// other package can make, whatever the arguments.
+func (m *Model) helperKey(key ast.Expr) (*types.Func, bool) {
+	info := m.Pass.TypesInfo
+	for depth := 0; depth <= maxDepth; depth++ {
+		switch e := ast.Unparen(key).(type) {
+		case *ast.Ident:
+			def := m.keys.definition(info.ObjectOf(e))
+			if def == nil {
+				return nil, false
+			}
+			key = def
+			continue
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, e).(*types.Func)
+			switch {
+			case fn == nil || fn.Pkg() == nil:
+			case fn.Pkg().Path() == "strings" && len(e.Args) > 0:
+				key = e.Args[0]
+				continue
+			case fn.Pkg() == m.Pass.Pkg && !fn.Exported():
+				return fn, true
+			}
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// closedKey reports whether key is built only from constants and local
+// variables of c's function, through their single definitions.
+func (m *Model) closedKey(c *Call, key ast.Expr) bool {
+	closed := true
+	info := m.Pass.TypesInfo
+	var visit func(e ast.Node, depth int)
+	visit = func(e ast.Node, depth int) {
+		if depth > maxDepth {
+			closed = false
+			return
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if !closed {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				sel := info.Selections[n]
+				if sel == nil {
+					return false // a qualified name: time.Now
+				}
+				if sel.Kind() == types.FieldVal {
+					closed = false
+					return false
+				}
+				visit(n.X, depth+1) // a method of a closed value
+				return false
+			case *ast.Ident:
+				switch obj := info.Uses[n].(type) {
+				case *types.Var:
+					if obj.Parent() == nil || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() {
+						closed = false // package variable
+						return false
+					}
+					def := m.keys.definition(obj)
+					if def == nil {
+						closed = false // a parameter, or assigned more than once
+						return false
+					}
+					visit(def, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	visit(key, 0)
+	return closed
+}
+
+// returned reports whether c sits in a return statement of its function.
+func returned(c *Call) bool {
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = found || (n.Pos() <= c.Pos() && c.End() <= n.End())
+		}
+		return !found
+	})
+	return found
+}
+
+// passesKey reports whether d hands the key with identity id to a call
+// other than by that is not a command (fix.Release(ctx, rdb, key, token),
+// a helper of its own): that call may release it. A function of the
+// package that only derives other keys from it (jobRunningKey(key))
+// releases nothing of this one.
+func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
+	if d == nil || d.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok || call == by || m.byID[call] != nil {
+			return !found
+		}
+		for i, a := range call.Args {
+			if m.KeyID(a) == id && !m.derivesOnly(call, i) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// derivesOnly reports whether call calls a function of the package that
+// uses its i-th parameter only as an argument of unexported helpers of
+// the package that make a string: the keys it touches are others. A
+// string-making helper called with the key derives a key itself.
+func (m *Model) derivesOnly(call *ast.CallExpr, i int) bool {
+	info := m.Pass.TypesInfo
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != m.Pass.Pkg || call.Ellipsis.IsValid() {
+		return false
+	}
+	if keyHelper(fn) {
+		return true
+	}
+	sig := fn.Type().(*types.Signature)
+	if i >= sig.Params().Len() || sig.Variadic() && i == sig.Params().Len()-1 {
+		return false
+	}
+	p := sig.Params().At(i)
+	decl := m.defs.funcs[fn]
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	body := decl.Body
+	uses, derived := 0, 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if info.Uses[n] == p {
+				uses++
+			}
+		case *ast.CallExpr:
+			if f, _ := typeutil.Callee(info, n).(*types.Func); f != nil && f.Pkg() == m.Pass.Pkg && keyHelper(f) {
+				for _, a := range n.Args {
+					if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == p {
+						derived++
+					}
+				}
+			}
+		}
+		return true
+	})
+	return uses > 0 && uses == derived
+}
+
+// keyHelper reports an unexported function that returns one string.
+func keyHelper(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if fn.Exported() || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}

@@ -1,0 +1,82 @@
+package lockmodel
+
+// Sibling methods: one method of a type takes a family of keys with SET NX
+// and another deletes them, Start and Finish of a lock whatever the key
+// is called.
+
+import (
+	"go/ast"
+)
+
+// methodFamily is a receiver type and a key family (counterFamily).
+type methodFamily struct {
+	recv, family string
+}
+
+// takeDrop are the methods that take keys of a family with SET NX and
+// those that delete them.
+type takeDrop struct {
+	takes, drops map[*ast.FuncDecl]bool
+}
+
+// methodTakesAndDrops indexes, once per package, the acquires and
+// deletes in methods by receiver type and key family.
+func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
+	idx := map[methodFamily]*takeDrop{}
+	for _, c := range m.Calls {
+		mf, ok := m.methodFamilyOf(c, c.Key())
+		if !ok {
+			continue
+		}
+		td := idx[mf]
+		if td == nil {
+			td = &takeDrop{takes: map[*ast.FuncDecl]bool{}, drops: map[*ast.FuncDecl]bool{}}
+			idx[mf] = td
+		}
+		if c.Acquires() {
+			td.takes[c.Decl] = true
+		} else {
+			td.drops[c.Decl] = true
+		}
+	}
+	return idx
+}
+
+// methodFamilyOf returns c's receiver type and key's family, for an
+// acquire or a delete in a method.
+func (m *Model) methodFamilyOf(c *Call, key ast.Expr) (methodFamily, bool) {
+	if key == nil || c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
+		return methodFamily{}, false
+	}
+	fam, ok := m.counterFamily(key)
+	if !ok {
+		return methodFamily{}, false
+	}
+	return methodFamily{recvBaseName(c.Decl.Recv.List[0].Type), fam}, true
+}
+
+// siblingTakeDrop reports whether one method of c's type takes key with
+// SET NX and another deletes it, the two building it alike from their
+// arguments ("chat:busy:" + chat, s.keyFunc(chat)): Start and Finish of a
+// lock, whatever the key is called, unless the package reads such keys
+// back as data (a cache's Put, Get and Evict).
+func (m *Model) siblingTakeDrop(c *Call, key ast.Expr) bool {
+	mf, ok := m.methodFamilyOf(c, key)
+	if !ok || m.readFams[mf.family] {
+		return false
+	}
+	td := m.methods[mf]
+	if td == nil {
+		return false
+	}
+	others := td.drops
+	if !c.Acquires() {
+		others = td.takes
+	}
+	for d := range others {
+		if d != c.Decl {
+			return true
+		}
+	}
+	return false
+}

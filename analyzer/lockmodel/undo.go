@@ -1,0 +1,63 @@
+package lockmodel
+
+// Undo on failure: a delete that only gives a key back when the work
+// after its take failed, so that another process may retry.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// UndoOnFailure reports whether c, a delete of key, only undoes a take
+// when the work after it failed: it sits in an "if err != nil" block and
+// nothing else in the function deletes the key. That is a process-once
+// marker ("on failure let someone retry"), released on purpose, not a
+// lock held across work and then released without an owner check.
+func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
+	if c.Decl == nil || c.Decl.Body == nil || c.Deferred {
+		return false
+	}
+	body := c.Decl.Body
+	onError := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || onError {
+			return !onError
+		}
+		if ifs.Body.Pos() <= c.Pos() && c.End() <= ifs.Body.End() && m.errorCheck(ifs.Cond) {
+			onError = true
+		}
+		return !onError
+	})
+	if !onError {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o == c || o.Decl != c.Decl || !(o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval) {
+			continue
+		}
+		for _, k := range o.Keys {
+			if m.SameKey(o, k, c, key) {
+				return false
+			}
+		}
+	}
+	return !m.passesKey(c.Decl, c.Expr, m.KeyID(key))
+}
+
+// errorCheck reports whether cond is err != nil for an error-typed err.
+func (m *Model) errorCheck(cond ast.Expr) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return false
+	}
+	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
+			if t := m.Pass.TypesInfo.TypeOf(pair[0]); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
