@@ -1,7 +1,12 @@
 package lockmodel
 
+// The token an acquire stored, as a fix at a release can compare with it,
+// and whether an expression can be copied to another place.
+
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
 	"strings"
 
 	"github.com/locklint/locklint/analyzer/diag"
@@ -70,4 +75,44 @@ func recvName(d *ast.FuncDecl) string {
 		return ""
 	}
 	return d.Recv.List[0].Names[0].Name
+}
+
+// InScope reports whether every variable e mentions is visible at pos, so
+// that e can be copied there by a suggested fix.
+func (m *Model) InScope(e ast.Expr, pos token.Pos) bool {
+	ok := true
+	info := m.Pass.TypesInfo
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if info.Selections[n] != nil {
+				if !m.InScope(n.X, pos) {
+					ok = false
+				}
+				return false
+			}
+		case *ast.FuncLit:
+			ok = false
+		case *ast.Ident:
+			obj := info.ObjectOf(n)
+			if obj == nil {
+				ok = false
+				return false
+			}
+			if obj.Parent() == nil || obj.Parent() == types.Universe || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() {
+				return false
+			}
+			if _, isPkg := obj.(*types.PkgName); isPkg {
+				return false
+			}
+			if obj.Pos() >= pos || !obj.Parent().Contains(pos) {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
 }

@@ -457,3 +457,64 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 	}
 	return alt(srcs)
 }
+
+// handleKey reports whether key is built from the fields of one struct
+// value and constants only (l.key, "lock:"+l.name): that struct stands
+// for one lock, and a token set when it is made is per lock, not per
+// process. A key that takes a parameter (l.prefix+name) or is a constant
+// of its own is not a handle's.
+func (t *Tokens) handleKey(key ast.Expr, decl *ast.FuncDecl) bool {
+	if key == nil {
+		return false
+	}
+	fieldSeen, other := false, false
+	var walk func(e ast.Expr, depth int)
+	walk = func(e ast.Expr, depth int) {
+		if depth > maxTokenDepth || other {
+			return
+		}
+		e = ast.Unparen(e)
+		if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
+			return
+		}
+		switch e := e.(type) {
+		case *ast.SelectorExpr:
+			if sel := t.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+				fieldSeen = true
+				return
+			}
+			other = true
+		case *ast.Ident:
+			v, ok := t.info.ObjectOf(e).(*types.Var)
+			if !ok || t.pkgLevel(v) {
+				other = true
+				return
+			}
+			if d, ok := t.m.defs.only(v); ok && d.val != nil {
+				walk(d.val, depth+1)
+				return
+			}
+			other = true
+		case *ast.BinaryExpr:
+			walk(e.X, depth+1)
+			walk(e.Y, depth+1)
+		case *ast.CallExpr:
+			for _, a := range e.Args {
+				walk(a, depth+1)
+			}
+			if tv, ok := t.info.Types[e.Fun]; ok && tv.IsType() {
+				return
+			}
+			if x := recvOf(e); x != nil {
+				if sel := t.info.Selections[ast.Unparen(e.Fun).(*ast.SelectorExpr)]; sel != nil && sel.Kind() == types.MethodVal {
+					// l.key(): a method of the handle builds its key.
+					fieldSeen = true
+				}
+			}
+		default:
+			other = true
+		}
+	}
+	walk(key, 0)
+	return fieldSeen && !other
+}

@@ -1,0 +1,129 @@
+package lockmodel
+
+// What the definition index answers: a variable's one definition, a
+// function's callers, the values stored into a field.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// callers returns every call of fn in the package, or false when fn is
+// also named elsewhere (passed as a value, or exported, so that callers
+// may be out of sight).
+func (d *defIndex) callers(fn *types.Func) ([]callSite, bool) { return d.calledOnly(fn, false) }
+
+// calledOnly is callers, for methods too when methods is set: an
+// unexported method that no interface of the package declares cannot be
+// called through one, so its calls are all in sight as well.
+func (d *defIndex) calledOnly(fn *types.Func, methods bool) ([]callSite, bool) {
+	calls := d.calls[fn]
+	method := fn.Type().(*types.Signature).Recv() != nil
+	if fn.Exported() || method && (!methods || d.declaredByInterface(fn.Name())) || len(calls) == 0 || d.uses[fn] != len(calls) {
+		return nil, false
+	}
+	return calls, true
+}
+
+// declaredByInterface reports whether an interface type of the package
+// has a method named name.
+func (d *defIndex) declaredByInterface(name string) bool {
+	scope := d.pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			if iface.Method(i).Name() == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assigns returns the positions of every assignment to obj, var x T
+// included.
+func (d *defIndex) assigns(obj types.Object) []token.Pos {
+	var out []token.Pos
+	for _, x := range d.vars[obj] {
+		if !x.addr {
+			out = append(out, x.pos)
+		}
+	}
+	return out
+}
+
+// only returns the one definition of obj: var x T aside, it is assigned
+// exactly once and its address is never taken. The definition may carry
+// no value (x++, a range variable).
+func (d *defIndex) only(obj types.Object) (def, bool) {
+	var found def
+	n := 0
+	for _, x := range d.vars[obj] {
+		switch {
+		case x.addr:
+			return def{}, false
+		case !x.zero:
+			found = x
+			n++
+		}
+	}
+	return found, n == 1
+}
+
+// value returns the expression that obj's one definition assigns, or nil.
+func (d *defIndex) value(obj types.Object) ast.Expr {
+	if x, ok := d.only(obj); ok {
+		return x.val
+	}
+	return nil
+}
+
+// initial returns the definition of a package-level variable in its
+// declaration (var x = v, or var x T).
+func (d *defIndex) initial(v *types.Var) (def, bool) {
+	for _, x := range d.vars[v] {
+		if x.fn == nil && !x.addr {
+			return x, true
+		}
+	}
+	return def{}, false
+}
+
+// changedLater reports whether a function that may run more than once per
+// process assigns the package-level variable v or takes its address.
+func (d *defIndex) changedLater(v *types.Var, runsOnce func(*ast.FuncDecl) bool) bool {
+	for _, x := range d.vars[v] {
+		if x.fn != nil && !runsOnce(x.fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldValues returns the expressions stored into field; stores from a
+// tuple carry none.
+func (d *defIndex) fieldValues(field types.Object) []ast.Expr {
+	var out []ast.Expr
+	for _, s := range d.fields[field] {
+		if s.val != nil {
+			out = append(out, s.val)
+		}
+	}
+	return out
+}
+
+// fieldValue returns the one expression ever stored into field, or nil.
+func (d *defIndex) fieldValue(field types.Object) ast.Expr {
+	if s := d.fields[field]; len(s) == 1 {
+		return s[0].val
+	}
+	return nil
+}
