@@ -1,0 +1,74 @@
+// Package dedupenack pins issue 32's shape 4, per-item dedupe keys: each
+// outbox row is claimed with SETNX (its id as key, a TTL of a day) before
+// it is published, and the key is deleted only when the broker NACKs the
+// message or the confirm times out, so that the next sweep retries it. On
+// a confirm the key stays until its TTL: it records "sent", and the DELs
+// undo a claim that did not happen; none releases a lock held across work.
+// The twin holds the same claim only while it publishes and drops it on
+// every path: a lock, and its plain DEL removes whoever holds it now.
+package dedupenack
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+type Row struct {
+	ID      string
+	Payload []byte
+}
+
+type Confirm struct{ Ack bool }
+
+type Broker interface {
+	Publish(ctx context.Context, body []byte) (<-chan Confirm, error)
+}
+
+type Relay struct {
+	rdb    *redis.Client
+	broker Broker
+}
+
+func sentKey(id string) string { return "outbox:sent:" + id }
+
+// Near miss (silent): the DELs undo a claim the broker refused.
+func (r *Relay) Sweep(ctx context.Context, rows []Row) {
+	for _, row := range rows {
+		fresh, err := r.rdb.SetNX(ctx, sentKey(row.ID), 1, 24*time.Hour).Result()
+		if err != nil || !fresh {
+			continue
+		}
+		confirms, err := r.broker.Publish(ctx, row.Payload)
+		if err != nil {
+			r.rdb.Del(ctx, sentKey(row.ID))
+			continue
+		}
+		select {
+		case c := <-confirms:
+			if !c.Ack {
+				r.rdb.Del(ctx, sentKey(row.ID))
+			}
+		case <-time.After(5 * time.Second):
+			r.rdb.Del(ctx, sentKey(row.ID))
+		}
+	}
+}
+
+// Must report: the claim is held while publishing and dropped on every path.
+func (r *Relay) PublishOne(ctx context.Context, row Row) error {
+	key := "outbox:publishing:" + row.ID
+	ok, err := r.rdb.SetNX(ctx, key, uuid.NewString(), time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	confirms, err := r.broker.Publish(ctx, row.Payload)
+	if err != nil {
+		return err
+	}
+	<-confirms
+	return nil
+}
