@@ -10,6 +10,7 @@ package goidtoken
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -28,7 +29,7 @@ func owner() string { return fmt.Sprintf("g%d", goid.Get()) }
 
 // Must report: the owner is the goroutine id.
 func (l *Locker) Lock(ctx context.Context, name string) (bool, error) {
-	return l.rdb.SetNX(ctx, "lock:"+name, owner(), 30*time.Second).Result() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(.*goroutine id.*\\)"
+	return l.rdb.SetNX(ctx, "lock:"+name, owner(), 30*time.Second).Result() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(`goid\\.Get`, returned by `owner`\\)"
 }
 
 func (l *Locker) Unlock(ctx context.Context, name string) error {
@@ -40,4 +41,21 @@ func (l *Locker) TryLock(ctx context.Context, name string) (string, bool, error)
 	token := uuid.NewString()
 	ok, err := l.rdb.SetNX(ctx, "lock:"+name, token, 30*time.Second).Result()
 	return token, ok, err
+}
+
+// Mutex is a handle for one key whose owner is the goroutine that locks it.
+type Mutex struct {
+	rdb   *redis.Client
+	key   string
+	owner string
+}
+
+// Must report: the owner stored in the handle at Lock is the goroutine id.
+func (m *Mutex) Lock(ctx context.Context) (bool, error) {
+	m.owner = strconv.FormatInt(goid.Get(), 10)
+	return m.rdb.SetNX(ctx, m.key, m.owner, 30*time.Second).Result() // want "lock key `m\\.key` acquired with a non-unique token \\(.*`goid\\.Get`.*\\)"
+}
+
+func (m *Mutex) Unlock(ctx context.Context) error {
+	return unlock.Run(ctx, m.rdb, []string{m.key}, m.owner).Err()
 }
