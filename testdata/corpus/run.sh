@@ -19,6 +19,9 @@
 # Output: one line per repository
 #   repo  commit-ok|commit-MISMATCH  now: a=1,b=2  recorded: a=1,b=2  same|DIFF
 # and exit status 1 when any repository differs from its recorded counts.
+# With FINDINGS=FILE in the environment, each finding is also appended to
+# FILE as "repo<TAB>analyzer<TAB>position<TAB>message", for scoring the
+# findings site by site against the labels.
 set -u
 snap=${1:?snapshot dir}
 bin=${2:?locklint binary}
@@ -27,8 +30,10 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 command -v python3 >/dev/null || { echo "python3 is needed to read -json output" >&2; exit 2; }
 
 count() { # reads locklint -json output (one object per package list) on stdin
-	python3 -c '
-import json, sys, collections
+	REPO="$1" python3 -c '
+import json, os, sys, collections
+findings = os.environ.get("FINDINGS")
+out = open(findings, "a") if findings else None
 txt = sys.stdin.read(); dec = json.JSONDecoder(); i = 0; c = collections.Counter(); errs = 0; seen = set()
 while i < len(txt):
     while i < len(txt) and txt[i].isspace(): i += 1
@@ -41,6 +46,8 @@ while i < len(txt):
                 for d in v:  # a package and its test variant report the same position
                     if (a, d.get("posn")) not in seen:
                         seen.add((a, d.get("posn"))); c[a] += 1
+                        if out:
+                            out.write("%s\t%s\t%s\t%s\n" % (os.environ["REPO"], a, d.get("posn"), d.get("message")))
             elif isinstance(v, dict) and "error" in v: errs += 1
 s = ",".join("%s=%d" % (k, c[k]) for k in sorted(c)) or "-"
 print(s, errs)
@@ -76,7 +83,7 @@ while IFS=$'\t' read -r repo commit client packages sites findings rest; do
 			GOFLAGS=-mod=mod timeout 600 "$bin" -json "$p" 2>/dev/null
 		) </dev/null >>"$out"
 	done
-	read -r now errs < <(count <"$out")
+	read -r now errs < <(count "$repo" <"$out")
 	rm -f "$out"
 	same=same
 	[ "$now" = "$findings" ] || { same=DIFF; status=1; }
