@@ -1,6 +1,7 @@
 // Package diag is how locklint's passes report: the //locklint:ignore
-// directives, generated files, the source text quoted in messages, and the
-// analyzer documentation taken from each pass's doc.go.
+// directives, generated files, the source text quoted in messages, the
+// words for what the model found (words.go), and the analyzer
+// documentation taken from each pass's doc.go.
 //
 // A message is one short sentence, what is wrong here and what to do,
 // with code in backticks (Code, Quote); the explanation lives in the
@@ -8,12 +9,11 @@
 package diag
 
 import (
-	"bytes"
 	"go/ast"
-	"go/format"
 	"go/token"
 	"strings"
 
+	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -80,13 +80,7 @@ func parseIgnore(text string) (name, reason string, ok bool) {
 }
 
 // Source returns the source text of n as formatted Go.
-func Source(fset *token.FileSet, n ast.Node) string {
-	var buf bytes.Buffer
-	if err := format.Node(&buf, fset, n); err != nil {
-		return ""
-	}
-	return buf.String()
-}
+func Source(fset *token.FileSet, n ast.Node) string { return typesx.Source(fset, n) }
 
 // maxCode is how much source a message quotes: enough for the keys real
 // code writes ("jobs:" + job + ":lock", fmt.Sprintf("lock:{%s}", id)),

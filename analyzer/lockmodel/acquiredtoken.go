@@ -9,7 +9,6 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/internal/typesx"
 )
 
@@ -28,7 +27,7 @@ func (m *Model) AcquiredToken(c *Call, key ast.Expr) (*Call, string) {
 		}
 		if a.Decl == c.Decl {
 			if a.Pos() < c.Pos() && m.SameKey(a, a.Key(), c, key) && m.InScope(a.Value, c.Pos()) {
-				return a, diag.Source(m.Pass.Fset, a.Value)
+				return a, typesx.Source(m.Pass.Fset, a.Value)
 			}
 			continue
 		}
@@ -67,7 +66,7 @@ func (m *Model) rebase(v ast.Expr, from, to *ast.FuncDecl) (string, bool) {
 	if recvType(m.Pass.TypesInfo.ObjectOf(id)) != recvType(m.Pass.TypesInfo.ObjectOf(to.Recv.List[0].Names[0])) {
 		return "", false
 	}
-	return toName + strings.TrimPrefix(diag.Source(m.Pass.Fset, v), fromName), true
+	return toName + strings.TrimPrefix(typesx.Source(m.Pass.Fset, v), fromName), true
 }
 
 func recvName(d *ast.FuncDecl) string {

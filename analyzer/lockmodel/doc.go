@@ -21,4 +21,37 @@
 //
 // A package that reaches no Redis client, directly or through its
 // imports, costs one walk over its import graph.
+//
+// The model returns facts, never words: the evidence that a key is a lock
+// (Why), the trail of a token's value (Trail), the library entry for a
+// client (Library). Messages say them through package diag.
+//
+// # Where each question is answered
+//
+//   - what the model is and how it is built: model.go; the command record:
+//     call.go; commands, options and clients: command.go
+//   - which packages are clients and which the facts cover: clients.go,
+//     scope.go
+//   - the walk and the client dispatch: collect.go, cursor.go; each
+//     client's reader: goredis.go, redigo.go, rueidis.go, goframe.go;
+//     ports and wrappers: port.go, wrappers.go, forwarding.go (the
+//     forwarder fixed point)
+//   - arguments and constants: args.go; how a reply is used: replies.go;
+//     INCR windows: window.go
+//   - the definition index: defs.go, stores.go, deflookup.go
+//   - which expressions are the same key: keys.go; same slot: slot.go
+//   - is the key a lock: lockkey.go, with the words (lockword.go,
+//     keynames.go), sibling methods (siblings.go), helper pairs
+//     (paired.go) and key families read or counted as data (families.go)
+//   - leader leases: leader.go; one-shot markers: marker.go; undo on
+//     failure: undo.go
+//   - the token an acquire stores: token.go, tokencall.go, origin.go,
+//     tokenhelpers.go (facts), knowledge.go (known APIs); the token at a
+//     release: acquiredtoken.go
+//   - Lua scripts: script.go (the text), scriptacquire.go (acquires),
+//     lua.go over internal/lua (the reader)
+//   - the lock library's entry for a client: library.go
+//   - acquires and what a lost one returns: facts.go, miss.go, errsite.go;
+//     owner checks: ownercheck.go; fences: fence.go; split acquires:
+//     split.go; control flow: flow.go; type questions: typesx.go
 package lockmodel

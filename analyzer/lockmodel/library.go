@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/locklint/locklint/analyzer/diag"
 )
 
 // LibraryPath is the import path of the lock library's go-redis v9 front,
@@ -125,26 +123,6 @@ func (l Library) AdapterName() string {
 		return ""
 	}
 	return path.Base(l.Adapter)
-}
-
-// Use names the library function or option fn for a message, with the
-// adapter the code needs: `fix.Release`, `lock.Release` via
-// `fixredigo.Conn`, or `lock.Release` for a client with no adapter.
-func (l Library) Use(fn string) string {
-	return l.refer(fn, diag.Quote)
-}
-
-// Title names fn as Use does, unquoted, for a suggested fix's title.
-func (l Library) Title(fn string) string {
-	return l.refer(fn, func(s string) string { return s })
-}
-
-func (l Library) refer(fn string, quote func(string) string) string {
-	s := quote(l.Name() + "." + fn)
-	if l.Wrap != "" {
-		s += " via " + quote(l.AdapterName()+"."+l.Wrap)
-	}
-	return s
 }
 
 // LibraryArg returns the entry a suggested fix at c calls, and the value

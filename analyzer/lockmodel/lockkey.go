@@ -4,13 +4,11 @@ package lockmodel
 // package's functions take, drop and pass it.
 
 import (
-	"fmt"
 	"go/ast"
 	"go/types"
-	"path/filepath"
 	"strings"
 
-	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Evidence says what makes a key a lock key. Real code often names the
@@ -49,41 +47,48 @@ func (m *Model) IsLockKey(c *Call, key ast.Expr) bool {
 	return ev != NotLock
 }
 
-// LockNote returns, for a lock key known by usage rather than by its name,
-// a parenthesised note that says what made it one, to follow the key in a
-// message; "" otherwise.
-func (m *Model) LockNote(c *Call, key ast.Expr) string {
-	if ev, why := m.LockKey(c, key); (ev == ByFunc || ev == ByCaller || ev == ByPair) && why != "" {
-		return " (" + why + ")"
-	}
-	return ""
+// Why is what made a key a lock by usage (ByFunc, ByCaller, ByPair),
+// for the note a message puts after the key. One group is set, or none.
+type Why struct {
+	// Helper is the function whose name says lock that the key is passed
+	// to (TryLock(ctx, key, token)).
+	Helper *types.Func
+	// Func is the function, named for a lock, whose only key this is.
+	Func *ast.FuncDecl
+	// Arg is a lock key that Call, a call in this package, passes for the
+	// parameter the key is built from.
+	Arg  ast.Expr
+	Call *ast.CallExpr
+	// Take and Drop are the helpers that take and delete the key, both
+	// called by Caller with the same argument, Take first.
+	Take, Drop, Caller *ast.FuncDecl
 }
 
 // LockKey returns the strongest evidence that key, an argument of c, is a
-// lock key, and for usage-based evidence a short description of it.
-func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
+// lock key, and for usage-based evidence what it is.
+func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if m.keys == nil || key == nil {
-		return NotLock, ""
+		return NotLock, Why{}
 	}
 	if m.dataKeys[m.KeyID(key)] {
 		// Read as data and never acquired: usage outweighs any name.
-		return NotLock, ""
+		return NotLock, Why{}
 	}
 	if len(m.windowKeys) > 0 {
 		if fam, ok := m.counterFamily(key); ok && m.windowKeys[fam] {
-			return NotLock, ""
+			return NotLock, Why{}
 		}
 	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
-		return ByName, ""
+		return ByName, Why{}
 	}
 	if m.acquiredAlongside(c, key) {
-		return ByAcquire, ""
+		return ByAcquire, Why{}
 	}
 	// The helper the key is passed to says more than the function that
 	// calls it.
 	if c.ViaLock && c.Key() == key {
-		return ByFunc, "key passed to " + diag.Quote(c.Via.Name())
+		return ByFunc, Why{Helper: c.Via}
 	}
 	if why, ok := m.lockFunc(c, key); ok {
 		return ByFunc, why
@@ -95,17 +100,19 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, string) {
 		return ByPair, why
 	}
 	if len(m.paired.families) > 0 {
-		if fam, ok := m.counterFamily(key); ok && m.paired.families[fam] != "" {
-			return ByPair, m.paired.families[fam]
+		if fam, ok := m.counterFamily(key); ok {
+			if why, ok := m.paired.families[fam]; ok {
+				return ByPair, why
+			}
 		}
 	}
 	if m.siblingTakeDrop(c, key) {
-		return ByAcquire, ""
+		return ByAcquire, Why{}
 	}
 	if g := m.CompareRead(c, key); g != nil && !m.WrittenAsValue(key) {
-		return ByCheck, ""
+		return ByCheck, Why{}
 	}
-	return NotLock, ""
+	return NotLock, Why{}
 }
 
 // acquiredAlongside reports whether key is acquired with SETNX / SET NX by
@@ -147,7 +154,7 @@ func (m *Model) lockType(a, b *Call) bool {
 		if d == nil || d.Recv == nil || len(d.Recv.List) == 0 {
 			continue
 		}
-		if m.Words.MatchText(recvBaseName(d.Recv.List[0].Type)) || m.funcNames[d] {
+		if m.Words.MatchText(typesx.RecvBase(d.Recv.List[0].Type)) || m.funcNames[d] {
 			return true
 		}
 	}
@@ -170,13 +177,13 @@ var lockVerbs = map[string]bool{"acquire": true, "obtain": true, "release": true
 // key its Redis commands touch: then the key is that lock's, whatever it
 // is called. A function that touches several keys (a cache read guarded
 // by a lock) says nothing about which of them is the lock.
-func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
+func (m *Model) lockFunc(c *Call, key ast.Expr) (Why, bool) {
 	d := c.Decl
 	if d == nil {
-		return "", false
+		return Why{}, false
 	}
 	if !m.funcNames[d] {
-		return "", false
+		return Why{}, false
 	}
 	id := m.KeyID(key)
 	for _, o := range m.Calls {
@@ -185,11 +192,11 @@ func (m *Model) lockFunc(c *Call, key ast.Expr) (string, bool) {
 		}
 		for _, k := range o.Keys {
 			if m.KeyID(k) != id {
-				return "", false
+				return Why{}, false
 			}
 		}
 	}
-	return "key of " + diag.Quote(funcDisplay(d)), true
+	return Why{Func: d}, true
 }
 
 // namesLock reports whether a function's name carries a lock word
@@ -207,7 +214,7 @@ func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	if !verb {
 		return false
 	}
-	if d.Recv != nil && len(d.Recv.List) > 0 && m.Words.MatchText(recvBaseName(d.Recv.List[0].Type)) {
+	if d.Recv != nil && len(d.Recv.List) > 0 && m.Words.MatchText(typesx.RecvBase(d.Recv.List[0].Type)) {
 		return true
 	}
 	for _, o := range m.Calls {
@@ -218,57 +225,22 @@ func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	return false
 }
 
-// recvBaseName returns the type name of a receiver type expression: T in
-// T, *T, T[P] and *T[P].
-func recvBaseName(e ast.Expr) string {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
-}
-
-// funcDisplay renders a declaration's name as Go documentation does:
-// F, or (*T).M, or T.M.
-func funcDisplay(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return d.Name.Name
-	}
-	t := d.Recv.List[0].Type
-	star := ""
-	if s, ok := ast.Unparen(t).(*ast.StarExpr); ok {
-		star, t = "*", s.X
-	}
-	return "(" + star + recvBaseName(t) + ")." + d.Name.Name
-}
-
 // lockFromCaller reports whether key is built from a parameter of c's
 // function for which a call in this package passes a lock key: the lock
 // word is at the call site (Release(ctx, "lock:"+id)), not in the helper.
-func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
+func (m *Model) lockFromCaller(c *Call, key ast.Expr) (Why, bool) {
 	d := c.Decl
 	if d == nil || c.Func != d {
-		return "", false
+		return Why{}, false
 	}
 	fn, _ := m.Pass.TypesInfo.Defs[d.Name].(*types.Func)
 	if fn == nil || m.Forwards(fn) {
 		// A forwarder's calls are commands themselves, reported there.
-		return "", false
+		return Why{}, false
 	}
 	idx := m.namedParam(fn, key)
 	if idx < 0 {
-		return "", false
+		return Why{}, false
 	}
 	for _, site := range m.defs.calls[fn] {
 		call := site.call
@@ -277,16 +249,8 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (string, bool) {
 		}
 		a := call.Args[idx]
 		if m.keys.lockish(a, 0, map[ast.Node]bool{}) {
-			pos := m.Pass.Fset.Position(call.Pos())
-			return fmt.Sprintf("passed %s at %s:%d", diag.Code(m.Pass.Fset, a), filepath.Base(pos.Filename), pos.Line), true
+			return Why{Arg: a, Call: call}, true
 		}
 	}
-	return "", false
-}
-
-// KeyText renders a lock key for a message: its source quoted as code,
-// and for a key known by usage the note that says why it is a lock:
-// `key` (key of `(*RedisLock).Unlock`).
-func (m *Model) KeyText(c *Call, key ast.Expr) string {
-	return diag.Code(m.Pass.Fset, key) + m.LockNote(c, key)
+	return Why{}, false
 }

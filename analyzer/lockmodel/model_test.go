@@ -9,9 +9,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 	"github.com/locklint/locklint/internal/testmod"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // debug reports every command the model records, as one line:
@@ -43,7 +43,7 @@ var evidence = map[lockmodel.Evidence]string{
 }
 
 func describe(m *lockmodel.Model, c *lockmodel.Call) string {
-	src := func(e ast.Expr) string { return diag.Source(m.Pass.Fset, e) }
+	src := func(e ast.Expr) string { return typesx.Source(m.Pass.Fset, e) }
 	var b strings.Builder
 	b.WriteString(c.Command.String())
 	if len(c.Keys) > 0 {

@@ -35,17 +35,89 @@ const (
 func (o Origin) Weak() bool { return o >= OriginConstant }
 
 // TokenOrigin is the origin of an acquire's value, with the part that
-// decided it: what it is ("`os.Hostname`", "package-level variable
-// `owner`", code in backticks) and where (a declaration or a store), for
-// the diagnostic.
+// decided it and the way the value came from there (Trail), and where
+// that part is (a declaration or a store), for the diagnostic.
 type TokenOrigin struct {
 	Origin Origin
-	What   string
+	Trail  Trail
 	At     ast.Node
 	// Drawn is set on an OriginOnce value that was fresh when drawn (a
 	// UUID made by a constructor or at start-up): unique to the process
 	// or instance that keeps it, and shared by all its acquisitions.
 	Drawn bool
+}
+
+// origin is a value of origin o whose source is of kind k, named name.
+func origin(o Origin, k SourceKind, name string, at ast.Node) TokenOrigin {
+	return TokenOrigin{Origin: o, Trail: Trail{Source: Source{Kind: k, Name: name}}, At: at}
+}
+
+// Trail is how a value came from the part that decided its origin: the
+// package-level variables, parameters and fields it passed through,
+// outermost first, that part, and the helper function that returned it.
+// It is plain data, so that a TokenHelper fact carries it to the packages
+// that call the helper.
+type Trail struct {
+	Through []Step
+	Source  Source
+	// Helper is the function the value is returned by, as the acquire's
+	// function sees it: the outermost helper only, pkg.Func for another
+	// package's.
+	Helper string
+}
+
+// Step is a variable the value passed through.
+type Step struct {
+	Kind StepKind
+	Name string
+}
+
+// StepKind is the kind of variable a Step is.
+type StepKind uint8
+
+const (
+	// StepVar is a package-level variable.
+	StepVar StepKind = iota + 1
+	// StepParam is a parameter, given the rest of the trail by the
+	// callers of its function.
+	StepParam
+	// StepField is a struct field.
+	StepField
+)
+
+// Source is the part of a value that decided its origin.
+type Source struct {
+	Kind SourceKind
+	// Name is what the part is, as its kind says.
+	Name string
+}
+
+// SourceKind is the kind of part a Source is.
+type SourceKind uint8
+
+const (
+	// SourceConstant: Name is the constant expression's source text.
+	SourceConstant SourceKind = iota + 1
+	// SourceConstants: a value made of constants only (a constant format).
+	SourceConstants
+	// SourceCounter: Name is a loop counter, the same in every process.
+	SourceCounter
+	// SourceFunc: Name is a function, pkg.Func for another package's.
+	SourceFunc
+	// SourcePath: Name is a package or function by its path
+	// (crypto/rand, math/rand.Read).
+	SourcePath
+	// SourceGoroutineID: the goroutine id, read from runtime.Stack.
+	SourceGoroutineID
+	// SourceSetOnce: the variable is set once, by the constructor Name
+	// or, when Name is "", once per process.
+	SourceSetOnce
+)
+
+// through returns t with s as its outermost step.
+func (t Trail) through(s Step) Trail {
+	t.Through = append([]Step{s}, t.Through...)
+	return t
 }
 
 // How the origins of a value's parts combine.
@@ -62,7 +134,7 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 			return p
 		}
 	}
-	best := TokenOrigin{Origin: OriginConstant, What: "a constant"}
+	best := origin(OriginConstant, SourceConstants, "", nil)
 	unknown := false
 	for _, p := range parts {
 		if p.Origin == OriginUnknown {

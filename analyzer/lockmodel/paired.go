@@ -3,8 +3,6 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
-
-	"github.com/locklint/locklint/analyzer/diag"
 )
 
 // Services split a lock over helpers whose names say nothing: jobStart
@@ -27,8 +25,8 @@ type keyOp struct {
 // caller, each with why it is a lock's, and the helper-made key families
 // such a pair establishes as locks.
 type pairing struct {
-	calls    map[*Call]string
-	families map[string]string
+	calls    map[*Call]Why
+	families map[string]Why
 }
 
 // maxPairDepth bounds how many helper levels a parameter is followed up.
@@ -112,7 +110,7 @@ func (m *Model) pairs() pairing {
 			drops[g] = append(drops[g], d)
 		}
 	}
-	p := pairing{calls: map[*Call]string{}, families: map[string]string{}}
+	p := pairing{calls: map[*Call]Why{}, families: map[string]Why{}}
 	for _, t := range sites {
 		if !t.op.take || m.readFams[t.op.family] {
 			continue
@@ -123,10 +121,7 @@ func (m *Model) pairs() pairing {
 				// both takes and drops is the same-function evidence's.
 				continue
 			}
-			// Plain names keep the note short; the positions are in the
-			// helpers' own findings.
-			why := "taken by " + diag.Quote(t.op.leaf.Decl.Name.Name) + " and deleted by " +
-				diag.Quote(d.op.leaf.Decl.Name.Name) + " in " + diag.Quote(t.caller.Name.Name)
+			why := Why{Take: t.op.leaf.Decl, Drop: d.op.leaf.Decl, Caller: t.caller}
 			p.calls[t.op.leaf], p.calls[d.op.leaf] = why, why
 			if t.op.family != "$" {
 				p.families[t.op.family] = why

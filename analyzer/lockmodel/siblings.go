@@ -6,6 +6,8 @@ package lockmodel
 
 import (
 	"go/ast"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // methodFamily is a receiver type and a key family (counterFamily).
@@ -52,7 +54,7 @@ func (m *Model) methodFamilyOf(c *Call, key ast.Expr) (methodFamily, bool) {
 	if !ok {
 		return methodFamily{}, false
 	}
-	return methodFamily{recvBaseName(c.Decl.Recv.List[0].Type), fam}, true
+	return methodFamily{typesx.RecvBase(c.Decl.Recv.List[0].Type), fam}, true
 }
 
 // siblingTakeDrop reports whether one method of c's type takes key with

@@ -81,16 +81,16 @@ func (d *defIndex) fill(call *ast.CallExpr) {
 	var src TokenOrigin
 	switch path := fn.Pkg().Path(); {
 	case fn.Name() == "Read" && path == "crypto/rand":
-		src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
+		src = origin(OriginFresh, SourcePath, "crypto/rand", nil)
 	case fn.Name() == "Read" && isMathRand(path):
-		src = TokenOrigin{Origin: OriginMathRand, What: path + ".Read", At: call}
+		src = origin(OriginMathRand, SourcePath, path+".Read", call)
 	case path == "runtime" && fn.Name() == "Stack":
 		// "goroutine 18 [running]:": the goroutine id.
-		src = TokenOrigin{Origin: OriginProcess, What: "the goroutine id (`runtime.Stack`)", At: call}
+		src = origin(OriginProcess, SourceGoroutineID, "", call)
 	case path == "io" && (fn.Name() == "ReadFull" || fn.Name() == "ReadAtLeast") && len(call.Args) > 1:
 		if r, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
 			if v, ok := d.info.ObjectOf(r.Sel).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" {
-				src = TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
+				src = origin(OriginFresh, SourcePath, "crypto/rand", nil)
 			}
 		}
 		buf = call.Args[1]

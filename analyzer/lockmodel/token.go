@@ -1,12 +1,13 @@
 package lockmodel
 
+// What an acquire's value is worth as a token: where it comes from,
+// through variables, parameters and fields, and how unique that is.
+
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
-	"github.com/locklint/locklint/analyzer/diag"
-
+	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -59,15 +60,6 @@ type tokenState struct {
 // formats what two more helpers return (a pid and a goroutine id).
 const maxTokenDepth = 16
 
-// returnedBy names the helper a weak value came out of: the one the
-// caller sees, in place of any helper it called in turn.
-func returnedBy(what, helper string) string {
-	if i := strings.Index(what, ", returned by "); i >= 0 {
-		what = what[:i]
-	}
-	return what + ", returned by " + diag.Quote(helper)
-}
-
 func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	e = ast.Unparen(e)
 	if depth > maxTokenDepth || st.seen[e] {
@@ -75,7 +67,7 @@ func (t *Tokens) expr(e ast.Expr, st *tokenState, depth int) TokenOrigin {
 	}
 	st.seen[e] = true
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
-		return TokenOrigin{Origin: OriginConstant, What: "the constant " + diag.Code(t.m.Pass.Fset, e), At: e}
+		return origin(OriginConstant, SourceConstant, typesx.Source(t.m.Pass.Fset, e), e)
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -112,7 +104,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		if defs.changedLater(v, t.runsOnce) {
 			return TokenOrigin{}
 		}
-		what := "package-level variable " + diag.Quote(v.Name())
+		step := Step{Kind: StepVar, Name: v.Name()}
 		var s TokenOrigin
 		if d, ok := defs.initial(v); ok {
 			switch {
@@ -122,11 +114,14 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 				s = t.tuple(d.tuple, d.index, st, depth)
 			}
 			if s.Origin == OriginConstant || s.Origin == OriginProcess || s.Origin > OriginOnce {
-				s.What = what + ", " + s.What
+				s.Trail = s.Trail.through(step)
 				return s
 			}
 		}
-		return TokenOrigin{Origin: OriginOnce, What: what + ", set once per process", At: id, Drawn: s.Origin == OriginFresh}
+		once := origin(OriginOnce, SourceSetOnce, "", id)
+		once.Trail = once.Trail.through(step)
+		once.Drawn = s.Origin == OriginFresh
+		return once
 	}
 	if src, ok := defs.fills[v]; ok {
 		return src
@@ -134,7 +129,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	if defs.counter(v) {
 		// Every process counts from the same start: worker 3 of one
 		// replica stores what worker 3 of the next one does.
-		return TokenOrigin{Origin: OriginProcess, What: "loop counter " + diag.Quote(v.Name()) + ", the same in every process", At: id}
+		return origin(OriginProcess, SourceCounter, v.Name(), id)
 	}
 	if p, ok := defs.params[v]; ok && len(defs.vars[v]) == 0 {
 		return t.param(v, p, st, depth)
@@ -214,12 +209,10 @@ func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOr
 	if o.Origin.Weak() {
 		// Through several functions, the first parameter and what was
 		// given in the end say enough.
-		if rest, ok := strings.CutPrefix(o.What, "parameter "); ok {
-			if _, given, ok := strings.Cut(rest, ", given "); ok {
-				o.What = given
-			}
+		if th := o.Trail.Through; len(th) > 0 && th[0].Kind == StepParam {
+			o.Trail.Through = th[1:]
 		}
-		o.What = "parameter " + diag.Quote(v.Name()) + ", given " + o.What
+		o.Trail = o.Trail.through(Step{Kind: StepParam, Name: v.Name()})
 	}
 	return o
 }
@@ -232,9 +225,9 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) Tok
 	}
 	switch lookup(fn) {
 	case apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + fn.Name()), At: call}
+		return origin(OriginProcess, SourceFunc, fn.Pkg().Name()+"."+fn.Name(), call)
 	case apiFresh:
-		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
+		return origin(OriginFresh, SourcePath, fn.FullName(), nil)
 	}
 	if fn.Pkg().Path() == "strconv" {
 		// id, err := strconv.ParseUint(s, 10, 64): as unique as s.
@@ -261,7 +254,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	src := alt(srcs)
 	if src.Origin.Weak() || st.handle {
 		if src.Origin.Weak() {
-			src.What = "field " + diag.Quote(e.Sel.Name) + ", " + src.What
+			src.Trail = src.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 		}
 		return src
 	}
@@ -278,8 +271,10 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		}
 		ctor = s.fn
 	}
-	return TokenOrigin{Origin: OriginOnce, What: "field " + diag.Quote(e.Sel.Name) + ", set once in " + diag.Quote(ctor.Name.Name), At: ctor.Name,
-		Drawn: src.Origin == OriginFresh}
+	once := origin(OriginOnce, SourceSetOnce, ctor.Name.Name, ctor.Name)
+	once.Trail = once.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
+	once.Drawn = src.Origin == OriginFresh
+	return once
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not
@@ -299,163 +294,6 @@ func constructs(info *types.Info, fn *ast.FuncDecl, owner *types.Named) bool {
 		}
 	}
 	return false
-}
-
-func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin {
-	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
-		return t.args(call.Args, st, depth)
-	}
-	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil {
-		return TokenOrigin{}
-	}
-	path, name := fn.Pkg().Path(), fn.Name()
-	recv := fn.Type().(*types.Signature).Recv()
-	withRecv := func() TokenOrigin {
-		parts := []TokenOrigin{t.args(call.Args, st, depth)}
-		if recv != nil {
-			if x := recvOf(call); x != nil {
-				parts = append(parts, t.expr(x, st, depth+1))
-			}
-		}
-		return concat(parts...)
-	}
-	known := knowledge[path] != nil
-	switch a := lookup(fn); {
-	case a == apiFresh:
-		if path == "crypto/rand" {
-			return TokenOrigin{Origin: OriginFresh, What: "crypto/rand"}
-		}
-		return TokenOrigin{Origin: OriginFresh, What: fn.FullName()}
-	case a == apiMathRand, recv != nil && isMathRand(path):
-		return TokenOrigin{Origin: OriginMathRand, What: path, At: call}
-	case a == apiClock:
-		return TokenOrigin{Origin: OriginClock, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
-	case a == apiProcess:
-		return TokenOrigin{Origin: OriginProcess, What: diag.Quote(fn.Pkg().Name() + "." + name), At: call}
-	case a == apiPassThrough:
-		return t.args(call.Args, st, depth)
-	case a == apiNameBased:
-		// A name-based UUID is as unique as the name it hashes.
-		if len(call.Args) == 2 {
-			return t.expr(call.Args[1], st, depth+1)
-		}
-		return TokenOrigin{}
-	case known && recv != nil:
-		// A method of a known package's type (t.Unix(), id.String()) is
-		// as unique as its receiver and arguments.
-		return withRecv()
-	case known:
-		return TokenOrigin{}
-	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
-		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
-		path == "encoding/base64", path == "encoding/base32":
-		if recv != nil && isTextBuffer(fn) {
-			// b.String() of a local buffer: what was written into it.
-			if name != "String" && name != "Bytes" {
-				return TokenOrigin{}
-			}
-			return t.written(recvOf(call), st, depth)
-		}
-		if recv != nil && (path == "encoding/base64" || path == "encoding/base32") {
-			// base64.StdEncoding.EncodeToString(b): the encoding is fixed.
-			return t.args(call.Args, st, depth)
-		}
-		return withRecv()
-	}
-	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
-		return t.helper(decl, st, depth)
-	}
-	if src, ok := t.importedHelper(fn, call); ok {
-		return src
-	}
-	return TokenOrigin{}
-}
-
-// written is the origin of what was written into the buffer x names.
-func (t *Tokens) written(x ast.Expr, st *tokenState, depth int) TokenOrigin {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return TokenOrigin{}
-	}
-	v, ok := t.info.ObjectOf(id).(*types.Var)
-	if !ok || t.pkgLevel(v) {
-		return TokenOrigin{}
-	}
-	stores := t.m.defs.elems[v]
-	if len(stores) == 0 {
-		return TokenOrigin{}
-	}
-	parts := make([]TokenOrigin, 0, len(stores))
-	for _, s := range stores {
-		parts = append(parts, t.expr(s.val, st, depth+1))
-	}
-	return concat(parts...)
-}
-
-// args concatenates the sources of call arguments; a multi-value call as
-// the only argument (uuid.Must(uuid.NewRandom())) is its first result.
-func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
-	if len(args) == 1 {
-		if call, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
-			if tup, ok := t.info.TypeOf(call).(*types.Tuple); ok && tup.Len() > 1 {
-				return t.tuple(call, 0, st, depth)
-			}
-		}
-	}
-	parts := make([]TokenOrigin, 0, len(args))
-	for _, a := range args {
-		parts = append(parts, t.expr(a, st, depth+1))
-	}
-	return concat(parts...)
-}
-
-// helper classifies what a function of this package returns: fresh when
-// its body draws from crypto/rand or a UUID generator, else the values of
-// its return statements, any of which may be the token.
-func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
-	src := t.helperOrigin(decl, st, depth)
-	if src.Origin.Weak() {
-		src.What = returnedBy(src.What, decl.Name.Name)
-	}
-	return src
-}
-
-// helperOrigin is the origin of what decl returns.
-func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
-	if st.seen[decl] {
-		return TokenOrigin{}
-	}
-	st.seen[decl] = true
-	fresh := false
-	var rets []ast.Expr
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.Ident:
-			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
-				fresh = fresh || freshPackages[obj.Pkg().Path()]
-			}
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 {
-				rets = append(rets, n.Results[0])
-			}
-		}
-		return true
-	})
-	if fresh {
-		return TokenOrigin{Origin: OriginFresh, What: decl.Name.Name}
-	}
-	if len(rets) == 0 {
-		return TokenOrigin{}
-	}
-	inner := &tokenState{decl: decl, seen: st.seen}
-	srcs := make([]TokenOrigin, 0, len(rets))
-	for _, r := range rets {
-		srcs = append(srcs, t.expr(r, inner, depth+1))
-	}
-	return alt(srcs)
 }
 
 // handleKey reports whether key is built from the fields of one struct

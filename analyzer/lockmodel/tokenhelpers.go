@@ -17,13 +17,13 @@ import (
 // recorded.
 type TokenHelper struct {
 	Origin Origin
-	What   string
+	Trail  Trail
 }
 
 func (*TokenHelper) AFact() {}
 
 func (h *TokenHelper) String() string {
-	return fmt.Sprintf("returns a token of origin %d (%s)", h.Origin, h.What)
+	return fmt.Sprintf("returns a token of origin %d (%+v)", h.Origin, h.Trail)
 }
 
 // Token helpers live where a service keeps its utilities, in packages that
@@ -68,7 +68,7 @@ func exportTokenHelpers(m *Model) {
 			}
 			src := t.helperOrigin(decl, &tokenState{seen: map[ast.Node]bool{}}, 0)
 			if src.Origin == OriginFresh || src.Origin.Weak() {
-				m.Pass.ExportObjectFact(fn, &TokenHelper{Origin: src.Origin, What: src.What})
+				m.Pass.ExportObjectFact(fn, &TokenHelper{Origin: src.Origin, Trail: src.Trail})
 			}
 		}
 	}
@@ -100,9 +100,9 @@ func (t *Tokens) importedHelper(fn *types.Func, call *ast.CallExpr) (TokenOrigin
 	if !t.m.Pass.ImportObjectFact(fn.Origin(), &h) {
 		return TokenOrigin{}, false
 	}
-	src := TokenOrigin{Origin: h.Origin, What: h.What}
+	src := TokenOrigin{Origin: h.Origin, Trail: h.Trail}
 	if h.Origin.Weak() {
-		src.What = returnedBy(h.What, fn.Pkg().Name()+"."+fn.Name())
+		src.Trail.Helper = fn.Pkg().Name() + "." + fn.Name()
 		src.At = call
 	}
 	return src, true

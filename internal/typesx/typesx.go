@@ -1,9 +1,12 @@
 // Package typesx holds the type, syntax and control-flow predicates that
-// the model and the passes share, each answered once.
+// the model and the passes share, each answered once, and the source text
+// of a node.
 package typesx
 
 import (
+	"bytes"
 	"go/ast"
+	"go/format"
 	"go/token"
 	"go/types"
 
@@ -113,4 +116,35 @@ func Innermost(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
 		}
 	}
 	return best, bi
+}
+
+// RecvBase returns the type name of a receiver type expression: T in T,
+// *T, T[P] and *T[P]; "" for any other shape.
+func RecvBase(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// Source returns the source text of n as formatted Go, or "" when n
+// cannot be printed.
+func Source(fset *token.FileSet, n ast.Node) string {
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, n); err != nil {
+		return ""
+	}
+	return buf.String()
 }

@@ -152,3 +152,26 @@ func TestBlocks(t *testing.T) {
 		t.Errorf("Innermost(NoPos) = %v, %d", b, i)
 	}
 }
+
+func TestRecvBaseAndSource(t *testing.T) {
+	for _, tc := range []struct{ expr, base, source string }{
+		{"T", "T", "T"},
+		{"*T", "T", "*T"},
+		{"(*T)", "T", "(*T)"},
+		{"T[P]", "T", "T[P]"},
+		{"*T[K,  V]", "T", "*T[K, V]"},
+		{"p.T", "", "p.T"},
+		{"[]T", "", "[]T"},
+	} {
+		e, err := parser.ParseExpr(tc.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := RecvBase(e); got != tc.base {
+			t.Errorf("RecvBase(%s) = %q, want %q", tc.expr, got, tc.base)
+		}
+		if got := Source(token.NewFileSet(), e); got != tc.source {
+			t.Errorf("Source(%s) = %q, want %q", tc.expr, got, tc.source)
+		}
+	}
+}

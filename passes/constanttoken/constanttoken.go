@@ -74,7 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 // client; why a shared token lets one holder release or renew another's
 // lock is the doc's.
 func useFresh(m *lockmodel.Model, c *lockmodel.Call) string {
-	return "use " + m.Library(c).Use("Obtain") + " or a crypto/rand token"
+	return "use " + diag.Use(m.Library(c), "Obtain") + " or a crypto/rand token"
 }
 
 func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src lockmodel.TokenOrigin) {
@@ -82,7 +82,7 @@ func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src 
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired with a non-unique token (%s); %s",
-			m.KeyText(c, c.Key()), src.What, useFresh(m, c)),
+			diag.KeyText(m, c, c.Key()), diag.Trail(src.Trail), useFresh(m, c)),
 	}
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
@@ -95,7 +95,7 @@ func reportReuse(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, rel
 		Pos: c.Pos(),
 		End: c.End(),
 		Message: fmt.Sprintf("lock key %s acquired again with token %s after the release on line %d; make the token inside the loop",
-			m.KeyText(c, c.Key()), diag.Code(pass.Fset, c.Value), diag.Line(pass.Fset, rel.Pos())),
+			diag.KeyText(m, c, c.Key()), diag.Code(pass.Fset, c.Value), diag.Line(pass.Fset, rel.Pos())),
 		Related: []analysis.RelatedInformation{{Pos: rel.Pos(), End: rel.End(), Message: "released here; the loop then acquires again with the same token"}},
 	})
 }

@@ -89,7 +89,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a, b ast
 	}
 	msg := fmt.Sprintf("%s and %s %s; share one {hash tag}", diag.Code(pass.Fset, a), diag.Code(pass.Fset, b), where)
 	if lockFence {
-		msg += ", or use " + m.Library(c).Use("WithFencing")
+		msg += ", or use " + diag.Use(m.Library(c), "WithFencing")
 	}
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
 }

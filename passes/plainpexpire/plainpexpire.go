@@ -57,11 +57,11 @@ func run(pass *analysis.Pass) (any, error) {
 // command, through the library entry for c's client. Why a plain or a
 // two-step renewal extends or takes the next holder's lock is the doc's.
 func useRefresh(lib lockmodel.Library) string {
-	return "renew with " + lib.Use("Refresh") + " (SET IFEQ or compare-and-PEXPIRE)"
+	return "renew with " + diag.Use(lib, "Refresh") + " (SET IFEQ or compare-and-PEXPIRE)"
 }
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) {
-	key := m.KeyText(c, k)
+	key := diag.KeyText(m, c, k)
 	lib := m.Library(c)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	g := m.CompareRead(c, k)
@@ -73,7 +73,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	case c.Overwrites() && acquiredElsewhere(m, c, k):
 		d.Message = fmt.Sprintf("SET of lock key %s without NX or IFEQ overwrites whoever holds it; %s", key, useRefresh(lib))
 	case c.Overwrites():
-		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (%s)", key, lib.Use("Obtain"))
+		d.Message = fmt.Sprintf("SET of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (%s)", key, diag.Use(lib, "Obtain"))
 	default:
 		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh(lib))
 	}
@@ -113,6 +113,6 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	title := "Renew with " + m.Library(c).Title("Refresh") + " (owner-checked SET IFEQ or compare-and-PEXPIRE)"
+	title := "Renew with " + diag.UseTitle(m.Library(c), "Refresh") + " (owner-checked SET IFEQ or compare-and-PEXPIRE)"
 	return edit.LibraryCall(pass, m, c, "Refresh", title, src(c.Ctx), src(k), token, src(c.TTL))
 }

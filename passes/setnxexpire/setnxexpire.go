@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 		diag.Report(pass, analysis.Diagnostic{
 			Pos:     c.Pos(),
 			End:     c.End(),
-			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", m.KeyText(c, c.Key()), setTTL(m, c)),
+			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", diag.KeyText(m, c, c.Key()), setTTL(m, c)),
 		})
 	}
 	return nil, nil
@@ -53,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 // setTTL is the remedy of every finding, with the library entry for c's
 // client; why a separate EXPIRE or none is a bug is the doc's.
 func setTTL(m *lockmodel.Model, c *lockmodel.Call) string {
-	return "set the TTL in the acquire (SET NX PX) or use " + m.Library(c).Use("Obtain")
+	return "set the TTL in the acquire (SET NX PX) or use " + diag.Use(m.Library(c), "Obtain")
 }
 
 func reportPair(pass *analysis.Pass, m *lockmodel.Model, p lockmodel.Pair) {

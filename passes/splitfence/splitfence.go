@@ -142,7 +142,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a acquir
 	diag.Report(pass, analysis.Diagnostic{
 		Pos:     c.Pos(),
 		End:     c.End(),
-		Message: msg + "; use " + m.Library(c).Use("WithFencing"),
+		Message: msg + "; use " + diag.Use(m.Library(c), "WithFencing"),
 		Related: []analysis.RelatedInformation{{Pos: a.expr.Pos(), End: a.expr.End(), Message: "acquired here, in a separate round trip"}},
 	})
 }

@@ -80,7 +80,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			diag.Report(pass, analysis.Diagnostic{
 				Pos:     selfs[0].Pos(),
 				End:     selfs[0].Lparen,
-				Message: "lock acquisition retried by recursion with no bound; pass down a deadline or attempt count, or use " + acq.Library(retried).Use("WithMaxWait"),
+				Message: "lock acquisition retried by recursion with no bound; pass down a deadline or attempt count, or use " + diag.Use(acq.Library(retried), "WithMaxWait"),
 				Related: []analysis.RelatedInformation{{Pos: retried.Pos(), End: retried.End(), Message: "acquisition retried here"}},
 			})
 		}

@@ -134,9 +134,9 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 
 func report(pass *analysis.Pass, lib lockmodel.Library, loop ast.Stmt, try *ast.CallExpr) {
 	// What a bound is, and why a constant sleep is worse, is the doc's.
-	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use " + lib.Use("WithMaxWait")
+	msg := "lock acquisition retried with no bound; exit on a context, deadline or attempt limit, or use " + diag.Use(lib, "WithMaxWait")
 	if sleep := constantSleep(pass, loop); sleep != nil {
-		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use " + lib.Use("WithMaxWait")
+		msg = "lock acquisition retried with no bound, at a constant interval; add a bound and jitter, or use " + diag.Use(lib, "WithMaxWait")
 	}
 	pos := forPos(loop)
 	diag.Report(pass, analysis.Diagnostic{

@@ -324,7 +324,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 		return
 	}
 	acq := lockmodel.AcquireName(c)
-	use := m.Library(c).Use("Obtain")
+	use := diag.Use(m.Library(c), "Obtain")
 	miss := m.Miss(c)
 	if rc.returned {
 		reportHelper(pass, m, c, r, parents, miss)

@@ -57,11 +57,11 @@ func run(pass *analysis.Pass) (any, error) {
 // command, through the library entry for c's client. Why a plain or a
 // two-step DEL deletes the next holder's lock is the doc's.
 func useRelease(m *lockmodel.Model, c *lockmodel.Call) string {
-	return "release with " + m.Library(c).Use("Release") + " (DELEX IFEQ or compare-and-delete)"
+	return "release with " + diag.Use(m.Library(c), "Release") + " (DELEX IFEQ or compare-and-delete)"
 }
 
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
-	key := m.KeyText(c, k)
+	key := diag.KeyText(m, c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
@@ -91,6 +91,6 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 		return analysis.SuggestedFix{}, false
 	}
 	src := func(e ast.Expr) string { return diag.Source(pass.Fset, e) }
-	title := "Release with " + m.Library(c).Title("Release") + " (owner-checked DELEX IFEQ or compare-and-delete)"
+	title := "Release with " + diag.UseTitle(m.Library(c), "Release") + " (owner-checked DELEX IFEQ or compare-and-delete)"
 	return edit.LibraryCall(pass, m, c, "Release", title, src(c.Ctx), src(k), token)
 }

@@ -129,7 +129,7 @@ func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) boo
 // lockish tells why KEYS[k], argument i of w, is a lock, if it is one.
 func lockish(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, i, k int) (string, bool) {
 	if k <= len(c.Keys) && m.IsLockKey(c, c.Keys[k-1]) {
-		return "lock key " + m.KeyText(c, c.Keys[k-1]), true
+		return "lock key " + diag.KeyText(m, c, c.Keys[k-1]), true
 	}
 	for j, a := range calls {
 		if a.Key() == k && lockmodel.LuaAcquires(calls, j) {

@@ -1,0 +1,169 @@
+package lockmodel
+
+// What a call's result is worth as a token: a known API's, what a
+// formatting or encoding call is given, or what a helper returns.
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		return t.args(call.Args, st, depth)
+	}
+	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return TokenOrigin{}
+	}
+	path, name := fn.Pkg().Path(), fn.Name()
+	recv := fn.Type().(*types.Signature).Recv()
+	withRecv := func() TokenOrigin {
+		parts := []TokenOrigin{t.args(call.Args, st, depth)}
+		if recv != nil {
+			if x := recvOf(call); x != nil {
+				parts = append(parts, t.expr(x, st, depth+1))
+			}
+		}
+		return concat(parts...)
+	}
+	known := knowledge[path] != nil
+	switch a := lookup(fn); {
+	case a == apiFresh:
+		if path == "crypto/rand" {
+			return origin(OriginFresh, SourcePath, "crypto/rand", nil)
+		}
+		return origin(OriginFresh, SourcePath, fn.FullName(), nil)
+	case a == apiMathRand, recv != nil && isMathRand(path):
+		return origin(OriginMathRand, SourcePath, path, call)
+	case a == apiClock:
+		return origin(OriginClock, SourceFunc, fn.Pkg().Name()+"."+name, call)
+	case a == apiProcess:
+		return origin(OriginProcess, SourceFunc, fn.Pkg().Name()+"."+name, call)
+	case a == apiPassThrough:
+		return t.args(call.Args, st, depth)
+	case a == apiNameBased:
+		// A name-based UUID is as unique as the name it hashes.
+		if len(call.Args) == 2 {
+			return t.expr(call.Args[1], st, depth+1)
+		}
+		return TokenOrigin{}
+	case known && recv != nil:
+		// A method of a known package's type (t.Unix(), id.String()) is
+		// as unique as its receiver and arguments.
+		return withRecv()
+	case known:
+		return TokenOrigin{}
+	case path == "fmt" && strings.HasPrefix(name, "Sprint"),
+		path == "strconv", path == "strings", path == "bytes", path == "encoding/hex",
+		path == "encoding/base64", path == "encoding/base32":
+		if recv != nil && isTextBuffer(fn) {
+			// b.String() of a local buffer: what was written into it.
+			if name != "String" && name != "Bytes" {
+				return TokenOrigin{}
+			}
+			return t.written(recvOf(call), st, depth)
+		}
+		if recv != nil && (path == "encoding/base64" || path == "encoding/base32") {
+			// base64.StdEncoding.EncodeToString(b): the encoding is fixed.
+			return t.args(call.Args, st, depth)
+		}
+		return withRecv()
+	}
+	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
+		return t.helper(decl, st, depth)
+	}
+	if src, ok := t.importedHelper(fn, call); ok {
+		return src
+	}
+	return TokenOrigin{}
+}
+
+// written is the origin of what was written into the buffer x names.
+func (t *Tokens) written(x ast.Expr, st *tokenState, depth int) TokenOrigin {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return TokenOrigin{}
+	}
+	v, ok := t.info.ObjectOf(id).(*types.Var)
+	if !ok || t.pkgLevel(v) {
+		return TokenOrigin{}
+	}
+	stores := t.m.defs.elems[v]
+	if len(stores) == 0 {
+		return TokenOrigin{}
+	}
+	parts := make([]TokenOrigin, 0, len(stores))
+	for _, s := range stores {
+		parts = append(parts, t.expr(s.val, st, depth+1))
+	}
+	return concat(parts...)
+}
+
+// args concatenates the sources of call arguments; a multi-value call as
+// the only argument (uuid.Must(uuid.NewRandom())) is its first result.
+func (t *Tokens) args(args []ast.Expr, st *tokenState, depth int) TokenOrigin {
+	if len(args) == 1 {
+		if call, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
+			if tup, ok := t.info.TypeOf(call).(*types.Tuple); ok && tup.Len() > 1 {
+				return t.tuple(call, 0, st, depth)
+			}
+		}
+	}
+	parts := make([]TokenOrigin, 0, len(args))
+	for _, a := range args {
+		parts = append(parts, t.expr(a, st, depth+1))
+	}
+	return concat(parts...)
+}
+
+// helper classifies what a function of this package returns: fresh when
+// its body draws from crypto/rand or a UUID generator, else the values of
+// its return statements, any of which may be the token.
+func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	src := t.helperOrigin(decl, st, depth)
+	if src.Origin.Weak() {
+		src.Trail.Helper = decl.Name.Name
+	}
+	return src
+}
+
+// helperOrigin is the origin of what decl returns.
+func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	if st.seen[decl] {
+		return TokenOrigin{}
+	}
+	st.seen[decl] = true
+	fresh := false
+	var rets []ast.Expr
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
+				fresh = fresh || freshPackages[obj.Pkg().Path()]
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 {
+				rets = append(rets, n.Results[0])
+			}
+		}
+		return true
+	})
+	if fresh {
+		return origin(OriginFresh, SourceFunc, decl.Name.Name, nil)
+	}
+	if len(rets) == 0 {
+		return TokenOrigin{}
+	}
+	inner := &tokenState{decl: decl, seen: st.seen}
+	srcs := make([]TokenOrigin, 0, len(rets))
+	for _, r := range rets {
+		srcs = append(srcs, t.expr(r, inner, depth+1))
+	}
+	return alt(srcs)
+}
