@@ -153,12 +153,17 @@ func namedClients(t *testing.T, name string, src []byte, clients map[string]bool
 	return out
 }
 
-// passSources returns the passes' non-test Go files by path.
+// passSources returns the non-test Go files of the passes and of the
+// analyzers that serve them (loopbound), by path.
 func passSources(t *testing.T) map[string][]byte {
 	t.Helper()
-	files, err := filepath.Glob("../passes/*/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no pass sources found: %v", err)
+	var files []string
+	for _, pattern := range []string{"../passes/*/*.go", "loopbound/*.go"} {
+		matches, err := filepath.Glob(pattern)
+		if err != nil || len(matches) == 0 {
+			t.Fatalf("no sources found for %s: %v", pattern, err)
+		}
+		files = append(files, matches...)
 	}
 	srcs := map[string][]byte{}
 	for _, f := range files {

@@ -17,10 +17,13 @@ import (
 const MaxMessage = 200
 
 // Run is analysistest.Run on the testdata module, with the messages of
-// what it reports checked by CheckMessages.
+// what it reports checked by CheckMessages. A fact expectation may be met
+// by an analyzer that a requires (see meetFacts).
 func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest.Result {
 	t.Helper()
-	results := analysistest.Run(t, Dir(t), a, patterns...)
+	r := &factRecorder{T: t}
+	results := analysistest.Run(r, Dir(t), a, patterns...)
+	r.meetFacts(results)
 	CheckMessages(t, results)
 	return results
 }

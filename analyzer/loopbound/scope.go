@@ -1,4 +1,4 @@
-package unboundedretry
+package loopbound
 
 import (
 	"go/ast"
@@ -152,16 +152,17 @@ func isComparison(op token.Token) bool {
 	return false
 }
 
-// isBound reports whether a guard depends on a context, on the clock
-// against a fixed instant, on a shutdown channel, on an attempt counter,
-// or on a helper that does.
-func (sc *scope) isBound(n ast.Node) bool {
+// isBound returns what a guard depends on when that is a bound: a
+// context, the clock against a fixed instant, a shutdown channel, an
+// attempt counter, or a helper that reads one; Nothing otherwise.
+func (sc *scope) isBound(n ast.Node) By {
 	return sc.bound(n, map[types.Object]bool{})
 }
 
-func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) bool {
+func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 	info := sc.pass.TypesInfo
-	return outsideClosures(n, func(n ast.Node) (bool, bool) {
+	by := Nothing
+	outsideClosures(n, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if sc.redis != nil && sc.redis(n) {
@@ -170,29 +171,45 @@ func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) bool {
 			fn := funcOf(info, n)
 			switch {
 			case contextCall(fn):
-				return true, false
+				by = Context
 			case timeComparison(fn):
-				return sc.readings(n, map[types.Object]bool{}) == 1, false
+				if sc.readings(n, map[types.Object]bool{}) == 1 {
+					by = Clock
+				}
+			default:
+				by = sc.helperBound(n)
 			}
-			return sc.helperBound(n), false
 		case *ast.UnaryExpr:
-			return n.Op == token.ARROW && !isTickerChan(info, n.X) && !sc.freshTimer(n.X), false
+			if n.Op == token.ARROW && !isTickerChan(info, n.X) && !sc.freshTimer(n.X) {
+				by = Channel
+				if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && contextCall(funcOf(info, call)) {
+					by = Context
+				}
+			}
 		case *ast.Ident:
 			obj := info.Uses[n]
 			if isContextErr(obj) {
-				return true, false
-			}
-			if obj != nil && !seen[obj] {
+				by = Context
+			} else if obj != nil && !seen[obj] {
 				seen[obj] = true
-				return slices.ContainsFunc(sc.values[obj], func(v ast.Expr) bool { return sc.bound(v, seen) }), false
+				for _, v := range sc.values[obj] {
+					if by = sc.bound(v, seen); by != Nothing {
+						break
+					}
+				}
 			}
 		case *ast.BinaryExpr:
 			if isComparison(n.Op) {
-				return sc.mentionsCounter(n, map[types.Object]bool{}) || sc.readings(n, map[types.Object]bool{}) == 1, false
+				if sc.mentionsCounter(n, map[types.Object]bool{}) {
+					by = Attempts
+				} else if sc.readings(n, map[types.Object]bool{}) == 1 {
+					by = Clock
+				}
 			}
 		}
-		return false, false
+		return by != Nothing, false
 	})
+	return by
 }
 
 // readings counts the clock readings taken in the region that e depends
@@ -307,64 +324,67 @@ func (sc *scope) freshTimer(e ast.Expr) bool {
 	return false
 }
 
-// helperBound reports whether call is a helper whose result is a bound
-// here: one that reads a context; one that compares the clock with what
-// it is given, when what it is given is fixed in this region; one that
-// compares an attempt argument, when the argument is a counter here; one
-// that steps a budget held by its receiver, when the receiver is not
-// rebuilt here.
-func (sc *scope) helperBound(call *ast.CallExpr) bool {
+// helperBound returns the bound a helper's result is here: one that
+// reads a context; one that compares the clock with what it is given,
+// when what it is given is fixed in this region; one that compares an
+// attempt argument, when the argument is a counter here; one that steps
+// a budget held by its receiver, when the receiver is not rebuilt here.
+func (sc *scope) helperBound(call *ast.CallExpr) By {
 	if sc.sums == nil {
-		return false
+		return Nothing
 	}
 	s := sc.sums.of(call)
 	if s == nil {
-		return false
+		return Nothing
 	}
+	info := sc.pass.TypesInfo
 	switch s.kind {
 	case kindContext:
-		return true
+		return Context
 	case kindClock, kindBudget:
 		for _, i := range s.params {
-			if !sc.invariant(argOf(sc.pass.TypesInfo, call, i)) {
-				return false
+			if !sc.invariant(argOf(info, call, i)) {
+				return Nothing
 			}
 		}
 		for _, obj := range s.free {
 			if !sc.invariantObj(obj) {
-				return false
+				return Nothing
 			}
 		}
-		return true
+		if s.kind == kindBudget {
+			return Budget
+		}
+		return Clock
 	case kindFields:
 		// A field of the receiver that this loop steps.
-		recv := argOf(sc.pass.TypesInfo, call, -1)
-		fn := funcOf(sc.pass.TypesInfo, call)
+		recv := argOf(info, call, -1)
+		fn := funcOf(info, call)
 		if recv == nil || fn == nil {
-			return false
+			return Nothing
 		}
-		t := sc.pass.TypesInfo.TypeOf(recv)
+		t := info.TypeOf(recv)
 		if t == nil {
-			return false
+			return Nothing
 		}
 		for _, name := range s.names {
 			if obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), name); obj != nil && sc.counters[obj] {
-				return true
+				return Attempts
 			}
 		}
 	case kindAttempts:
 		for _, i := range s.params {
-			if a := argOf(sc.pass.TypesInfo, call, i); a != nil && sc.mentionsCounter(a, map[types.Object]bool{}) {
-				return true
+			if a := argOf(info, call, i); a != nil && sc.mentionsCounter(a, map[types.Object]bool{}) {
+				return Attempts
 			}
 		}
 		for _, obj := range s.free {
 			if sc.counters[obj] {
-				return true
+				return Attempts
 			}
 		}
 	}
-	return false
+	return Nothing
 }
 
 // argOf returns the expression call passes for parameter i, or for the

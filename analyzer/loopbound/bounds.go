@@ -1,4 +1,4 @@
-package unboundedretry
+package loopbound
 
 import (
 	"go/ast"
@@ -85,16 +85,16 @@ func (l *loopGraph) exits() []exit {
 	return out
 }
 
-// bounded reports whether any exit is guarded by a bound.
-func (l *loopGraph) bounded(exits []exit) bool {
+// bounded returns the bound that guards an exit, Nothing when none does.
+func (l *loopGraph) bounded(exits []exit) By {
 	for _, e := range exits {
 		for _, g := range l.guards(e) {
-			if l.isBound(g) {
-				return true
+			if by := l.isBound(g); by != Nothing {
+				return by
 			}
 		}
 	}
-	return false
+	return Nothing
 }
 
 // guards returns the conditions that decide whether an iteration takes

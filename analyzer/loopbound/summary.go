@@ -1,4 +1,4 @@
-package unboundedretry
+package loopbound
 
 import (
 	"go/ast"

@@ -1,4 +1,4 @@
-package unboundedretry
+package loopbound
 
 import (
 	"go/ast"
@@ -9,20 +9,20 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/lockmodel"
 )
 
-// recursions reports functions that retry a failed acquire by calling
+// recursions finds functions that retry a failed acquire by calling
 // themselves: the call is the loop's back edge, and the same bounds
 // apply (an attempt parameter the call steps, a context, a deadline it
 // passes on).
-func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitions, sums *summaries, redis func(*ast.CallExpr) bool) {
+func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitions, sums *summaries, redis func(*ast.CallExpr) bool) []*Recursion {
 	info := pass.TypesInfo
+	var out []*Recursion
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || (!tests && m.InTestFile(fd)) {
+			if !ok || fd.Body == nil {
 				continue
 			}
 			fn, _ := info.Defs[fd.Name].(*types.Func)
@@ -33,7 +33,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 			if len(selfs) == 0 {
 				continue
 			}
-			tries := attempts(pass, acq, fd.Body, nil)
+			tries := attempts(pass, m, acq, fd.Body)
 			if len(tries) == 0 {
 				continue
 			}
@@ -74,17 +74,10 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 					}
 				}
 			}
-			if recursionBounded(g, sc, isSelf) {
-				continue
-			}
-			diag.Report(pass, analysis.Diagnostic{
-				Pos:     selfs[0].Pos(),
-				End:     selfs[0].Lparen,
-				Message: "lock acquisition retried by recursion with no bound; pass down a deadline or attempt count, or use " + diag.Use(acq.Library(retried), "WithMaxWait"),
-				Related: []analysis.RelatedInformation{{Pos: retried.Pos(), End: retried.End(), Message: "acquisition retried here"}},
-			})
+			out = append(out, &Recursion{Decl: fd, Self: selfs[0], Retried: retried, By: recursionBounded(g, sc, isSelf)})
 		}
 	}
+	return out
 }
 
 // selfCalls returns the calls of fn in body, outside function literals.
@@ -113,9 +106,9 @@ func steps(info *types.Info, a ast.Expr, p *types.Var) bool {
 	return varOf(info, bin.X) == p || varOf(info, bin.Y) == p
 }
 
-// recursionBounded reports whether a branch that decides between
-// calling itself again and not is a bound.
-func recursionBounded(g *cfg.CFG, sc *scope, isSelf func(*cfg.Block) bool) bool {
+// recursionBounded returns the bound on a branch that decides between
+// calling itself again and not; Nothing when no such branch is one.
+func recursionBounded(g *cfg.CFG, sc *scope, isSelf func(*cfg.Block) bool) By {
 	memo := map[*cfg.Block]bool{}
 	var reach func(b *cfg.Block, seen map[*cfg.Block]bool) bool
 	reach = func(b *cfg.Block, seen map[*cfg.Block]bool) bool {
@@ -142,9 +135,11 @@ func recursionBounded(g *cfg.CFG, sc *scope, isSelf func(*cfg.Block) bool) bool 
 		if reach(b.Succs[0], map[*cfg.Block]bool{}) == reach(b.Succs[1], map[*cfg.Block]bool{}) {
 			continue
 		}
-		if c := condOf(b); c != nil && sc.isBound(c) {
-			return true
+		if c := condOf(b); c != nil {
+			if by := sc.isBound(c); by != Nothing {
+				return by
+			}
 		}
 	}
-	return false
+	return Nothing
 }

@@ -1,0 +1,185 @@
+package loopbound
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+// newLoopScope is the scope of one loop: its body runs each iteration, a
+// for statement's init once.
+func newLoopScope(pass *analysis.Pass, loop ast.Stmt, redis func(*ast.CallExpr) bool, sums *summaries) *scope {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return newScope(pass, loop, l.Body, l.Init, redis, sums)
+	case *ast.RangeStmt:
+		return newScope(pass, loop, l.Body, nil, redis, sums)
+	}
+	return newScope(pass, loop, nil, nil, redis, sums)
+}
+
+// retried keeps the acquisitions the loop retries: those after whose
+// failure the next iteration can come, and after whose success it
+// cannot. A loop that goes on after getting the lock (a periodic job
+// that works and waits for the next tick, a benchmark's b.Loop, one
+// claim per item) acquires once per iteration; that is not a retry.
+func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.CallExpr {
+	tags := switchTags(l.loop)
+	inside := func(b *cfg.Block) bool { return l.inside[b] }
+	header := func(b *cfg.Block) bool { return b == l.header }
+	var out []*ast.CallExpr
+	for _, t := range tries {
+		if l.nextItem(m, t) {
+			continue
+		}
+		if newOutcomes(m, t, tags, true).reaches(l.g, inside, header) {
+			continue
+		}
+		if !newOutcomes(m, t, tags, false).reaches(l.g, inside, header) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// canRetry reports whether a loop can retry: any for statement, and a
+// range over a time channel (for range ticker.C). Ranges over integers
+// are bounded; ranges over collections and other channels make one
+// attempt per item.
+func canRetry(pass *analysis.Pass, loop ast.Stmt) bool {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return true
+	case *ast.RangeStmt:
+		return isTimeChan(pass.TypesInfo.TypeOf(l.X))
+	}
+	return false
+}
+
+// nextItem reports whether the acquire's key comes from a value received
+// in the iteration (j := <-jobs; tryLock(j.ID)): a failure moves on to
+// the next item rather than acquiring the same key again.
+func (l *loopGraph) nextItem(m *lockmodel.Model, call *ast.CallExpr) bool {
+	keys := call.Args
+	if c := m.CallOf(call); c != nil {
+		keys = c.Keys
+	}
+	for _, k := range keys {
+		if l.received(k, map[types.Object]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// received reports whether e depends on a channel receive in the loop.
+func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
+	info := l.pass.TypesInfo
+	return outsideClosures(e, func(n ast.Node) (bool, bool) {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			return n.Op == token.ARROW && !isTickerChan(info, n.X), false
+		case *ast.Ident:
+			if obj := info.Uses[n]; obj != nil && !seen[obj] {
+				seen[obj] = true
+				return slices.ContainsFunc(l.values[obj], func(v ast.Expr) bool { return l.received(v, seen) }), false
+			}
+		}
+		return false, false
+	})
+}
+
+// outsideClosures reports whether match holds for a node of root outside
+// function literals, whose bodies do not run where they are written.
+// match's second result skips the node's children.
+func outsideClosures(root ast.Node, match func(n ast.Node) (found, skip bool)) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		var skip bool
+		found, skip = match(n)
+		return !found && !skip
+	})
+	return found
+}
+
+// attempts returns the acquisitions in root whose result is used,
+// outside function literals.
+func attempts(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitions, root ast.Node) []*ast.CallExpr {
+	discarded := map[ast.Expr]bool{}
+	var calls []*ast.CallExpr
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ExprStmt:
+			discarded[ast.Unparen(n.X)] = true
+		case *ast.CallExpr:
+			if acq.Acquires(n) {
+				calls = append(calls, n)
+			}
+		}
+		return true
+	})
+	var used []*ast.CallExpr
+	for _, call := range calls {
+		outer := ast.Expr(call)
+		if c := m.CallOf(call); c != nil && c.Outer != nil {
+			outer = c.Outer
+		}
+		if !discarded[outer] {
+			used = append(used, call)
+		}
+	}
+	return used
+}
+
+// constantPause reports a time.Sleep(d) or <-time.After(d) statement in
+// the loop whose d is a constant.
+func constantPause(pass *analysis.Pass, loop ast.Stmt) bool {
+	return outsideClosures(loop, func(n ast.Node) (bool, bool) {
+		s, ok := n.(*ast.ExprStmt)
+		if !ok {
+			return false, false
+		}
+		x := ast.Unparen(s.X)
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			x = ast.Unparen(u.X)
+		}
+		call, ok := x.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || !isTimeFunc(funcOf(pass.TypesInfo, call), "Sleep", "After") {
+			return false, false
+		}
+		tv, ok := pass.TypesInfo.Types[call.Args[0]]
+		return ok && tv.Value != nil, false
+	})
+}
+
+// waits reports a loop that blocks between its iterations: a sleep, or a
+// receive from a channel of time.Time (a timer's, a ticker's, time.After's).
+func waits(pass *analysis.Pass, loop ast.Stmt) bool {
+	info := pass.TypesInfo
+	return outsideClosures(loop, func(n ast.Node) (bool, bool) {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			return isTimeFunc(funcOf(info, n), "Sleep"), false
+		case *ast.UnaryExpr:
+			return n.Op == token.ARROW && isTimeChan(info.TypeOf(n.X)), false
+		case *ast.RangeStmt:
+			return isTimeChan(info.TypeOf(n.X)), false
+		}
+		return false, false
+	})
+}
