@@ -71,6 +71,10 @@ func (b *builder) collect(files []*ast.File) {
 			return
 		}
 		if !ok {
+			if c := b.redigoPort(cur, call, fn); c != nil {
+				b.add(cur, c)
+				return
+			}
 			if p := b.portMethod(fn); p != nil {
 				// A Redis port's method is its command, sent through an
 				// interface a suggested fix cannot pass to the library.
@@ -123,7 +127,7 @@ func (b *builder) add(cur cursor, c *Call) {
 	switch c.Command {
 	case CmdGet:
 		c.Compared = b.compared(cur, c)
-		c.Read = !b.comparedWith(c, func(ast.Expr) bool { return true })
+		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true })
 	case CmdIncr:
 		c.TakesFirst = !c.Queued && b.comparedOne(c)
 	}

@@ -1,6 +1,10 @@
 package lockmodel
 
-import "go/types"
+import (
+	"go/types"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
 
 // What the model knows about functions outside the Redis clients, as data
 // keyed by package path and name, the way staticcheck keeps its knowledge
@@ -88,6 +92,29 @@ var knowledge = map[string]map[string]api{
 		"TimestampNano": apiClock, "TimestampStr": apiClock, "TimestampMilliStr": apiClock,
 		"TimestampMicroStr": apiClock, "TimestampNanoStr": apiClock,
 	},
+}
+
+// releaseMethods are other lock libraries' releases that send their
+// command under the context they are given, keyed by FullName: a caller's
+// cancelled context fails them and leaves the lock until its TTL.
+var releaseMethods = map[string]bool{
+	"(*github.com/go-redsync/redsync/v4.Mutex).UnlockContext": true,
+	"(*github.com/bsm/redislock.Lock).Release":                true,
+}
+
+// ReleasesUnder returns the index of the context parameter of fn when fn
+// is a known lock library's release that runs under that context.
+func ReleasesUnder(fn *types.Func) (int, bool) {
+	if fn == nil || !releaseMethods[fn.Origin().FullName()] {
+		return 0, false
+	}
+	ps := fn.Type().(*types.Signature).Params()
+	for i := range ps.Len() {
+		if typesx.IsContext(ps.At(i).Type()) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // lookup returns what the model knows of a package-level function (not a

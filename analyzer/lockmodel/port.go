@@ -183,8 +183,9 @@ func portKind(t types.Type, k portParam, variadic bool) bool {
 }
 
 // declaresPort reports whether pass's package, or a package it imports
-// directly, declares a Redis port: a package that reaches no client still
-// sends commands through one. The standard library declares none. The
+// directly, declares a Redis port, go-redis- or redigo-shaped
+// (redigoport.go): a package that reaches no client still sends commands
+// through one. The standard library declares none. The
 // package's own ports are found in its top-level declarations (a scope's
 // names come sorted, which costs more than the whole answer for a large
 // package), an import's once per process.
@@ -200,8 +201,17 @@ func declaresPort(pass *analysis.Pass) bool {
 			}
 			for _, s := range gd.Specs {
 				ts := s.(*ast.TypeSpec)
-				if it, ok := ts.Type.(*ast.InterfaceType); ok && hasMethod(it, "SetNX") {
+				it, ok := ts.Type.(*ast.InterfaceType)
+				if !ok {
+					continue
+				}
+				if hasMethod(it, "SetNX") {
 					if obj := pass.TypesInfo.Defs[ts.Name]; obj != nil && isPort(obj.Type()) {
+						return true
+					}
+				}
+				if hasMethod(it, "Do") {
+					if obj := pass.TypesInfo.Defs[ts.Name]; obj != nil && isRedigoPort(obj.Type()) {
 						return true
 					}
 				}
@@ -237,7 +247,7 @@ func portIn(pkg *types.Package) bool {
 	r := false
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
-		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && types.IsInterface(tn.Type()) && isPort(tn.Type()) {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && types.IsInterface(tn.Type()) && (isPort(tn.Type()) || isRedigoPort(tn.Type())) {
 			r = true
 			break
 		}

@@ -6,7 +6,6 @@ package lockmodel
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 )
 
 // constant reports whether e is a constant, or a local variable whose one
@@ -30,7 +29,7 @@ func (b *builder) compared(cur cursor, c *Call) bool {
 	// A reply compared with a constant ("done", "", "1") reads a state
 	// flag or asserts a value in a test; an owner token is never a
 	// constant, so that is no owner check.
-	return b.comparedWith(c, func(other ast.Expr) bool { return !b.constant(other) })
+	return b.comparedWith(c, func(other ast.Expr) bool { return !b.constant(other) }) || b.comparedInHelper(c)
 }
 
 // comparedOne reports whether an INCR's reply is compared with the
@@ -46,23 +45,7 @@ func (b *builder) comparedOne(c *Call) bool {
 // variable it is assigned to, is an operand of == or != whose other
 // operand satisfies ok.
 func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
-	var vars []types.Object
-	switch s := c.Stmt.(type) {
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 && s.Rhs[0] == c.Outer && len(s.Lhs) > 0 {
-			if obj := b.objOf(s.Lhs[0]); obj != nil {
-				vars = append(vars, obj)
-			}
-		}
-	case *ast.IfStmt, *ast.ReturnStmt, *ast.ExprStmt, *ast.SwitchStmt:
-	}
-	if s, ok := c.Stmt.(*ast.IfStmt); ok {
-		if as, ok := s.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && as.Rhs[0] == c.Outer && len(as.Lhs) > 0 {
-			if obj := b.objOf(as.Lhs[0]); obj != nil {
-				vars = append(vars, obj)
-			}
-		}
-	}
+	vars := b.replyVars(c)
 	body := c.Func
 	if body == nil {
 		return false

@@ -108,28 +108,38 @@ func (a *checker) isRelease(c *lockmodel.Call) bool {
 // findReleasers records the package's functions that release a lock
 // under a context parameter, passed on as it is and never reassigned,
 // outside closures and defers: a call of one is a release under the
-// caller's context.
+// caller's context. A known lock library's release (redsync's
+// UnlockContext) is such a release too, and so is a method of the
+// package's own interface whose one implementation here releases.
 func (a *checker) findReleasers() {
-	info := a.pass.TypesInfo
 	for _, c := range a.m.Calls {
 		if c.Decl == nil || c.Func != c.Decl || c.Deferred || c.Ctx == nil || !a.isRelease(c) {
 			continue
 		}
-		id, ok := ast.Unparen(c.Ctx).(*ast.Ident)
-		if !ok {
-			continue
-		}
-		v, _ := info.Uses[id].(*types.Var)
-		fn, _ := info.Defs[c.Decl.Name].(*types.Func)
-		if v == nil || fn == nil || len(assignments(info, c.Decl, v)) > 0 {
-			continue
-		}
-		ps := fn.Type().(*types.Signature).Params()
-		for i := range ps.Len() {
-			if ps.At(i) == v {
-				a.releasers[fn] = i
-				a.pass.ExportObjectFact(fn, &Releaser{Ctx: i})
-			}
+		a.record(c.Decl, c.Ctx)
+	}
+	a.libraryReleasers()
+	a.interfaceReleasers()
+}
+
+// record makes decl a releaser when ctx, the context its release runs
+// under, is one of its parameters and never reassigned.
+func (a *checker) record(decl *ast.FuncDecl, ctx ast.Expr) {
+	info := a.pass.TypesInfo
+	id, ok := ast.Unparen(ctx).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	fn, _ := info.Defs[decl.Name].(*types.Func)
+	if v == nil || fn == nil || len(assignments(info, decl, v)) > 0 {
+		return
+	}
+	ps := fn.Type().(*types.Signature).Params()
+	for i := range ps.Len() {
+		if ps.At(i) == v {
+			a.releasers[fn] = i
+			a.pass.ExportObjectFact(fn, &Releaser{Ctx: i})
 		}
 	}
 }
@@ -138,6 +148,9 @@ func (a *checker) findReleasers() {
 // this package or, through its fact, of another. The lock library is
 // none: its releases ignore the caller's cancellation.
 func (a *checker) releaser(fn *types.Func) (int, bool) {
+	if i, ok := lockmodel.ReleasesUnder(fn); ok {
+		return i, true
+	}
 	if fn == nil || fn.Pkg() == nil || lockmodel.InLibrary(fn) {
 		return 0, false
 	}

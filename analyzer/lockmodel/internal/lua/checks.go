@@ -33,6 +33,7 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 			continue
 		}
 		var c *Call
+		name := ""                // the local holding the reply, when the operand is one
 		other := -1               // the index of the other operand's token next to the operator
 		bare, not := false, false // the operand is the reply itself; not reply
 		// Reply on the left: walk back over closing parens to a call end.
@@ -50,6 +51,7 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 			c = byVar[toks[j-1].Text]
 			if c != nil {
 				bare, not = bareBefore(toks, j-1, 0)
+				name = toks[j-1].Text
 			}
 		}
 		if c == nil && j > 0 && isOp(toks[j-1], ")") {
@@ -76,6 +78,7 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 			} else if j+1 < len(toks) && toks[j+1].Kind == nameTok && (j+2 >= len(toks) || !isOp(toks[j+2], "(", ".", "[", ":")) {
 				c = byVar[toks[j+1].Text]
 				bare = bareAfter(toks, j+2, 0)
+				name = toks[j+1].Text
 			}
 			if c != nil && j > 0 {
 				other = j - 1
@@ -84,7 +87,7 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 		if c == nil {
 			continue
 		}
-		if other >= 0 && isName(toks[other], "nil") && bare && !c.RESP3 {
+		if other >= 0 && isName(toks[other], "nil") && bare && !c.RESP3 && !(name != "" && !not && testsFalse(toks, j, name)) {
 			o := toks[other]
 			c.NilChecks = append(c.NilChecks, NilCheck{Op: toks[j].Text, Line: toks[j].Line, Not: not, NilOff: o.Off, NilEnd: o.End})
 		}
@@ -98,6 +101,49 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 			c.CheckedAt = j
 		}
 	}
+}
+
+// testsFalse reports whether the condition around the comparison at op
+// also tests the local name for false (name == false, false ~= name, not
+// name): v == nil or v == false is dead in its nil half but does what it
+// means, so the nil compare is harmless there. The condition runs from the
+// keyword or assignment before op to the keyword after it.
+func testsFalse(toks []Token, op int, name string) bool {
+	from, to := op, op
+	for from > 0 && !conditionEdge(toks[from-1]) {
+		from--
+	}
+	for to+1 < len(toks) && !conditionEdge(toks[to+1]) {
+		to++
+	}
+	for k := from; k <= to; k++ {
+		if !isName(toks[k], name) || (k+1 < len(toks) && isOp(toks[k+1], "(", ".", "[", ":")) {
+			continue
+		}
+		if k > 0 && isName(toks[k-1], "not") {
+			return true
+		}
+		if k+2 < len(toks) && isOp(toks[k+1], "==", "~=") && isName(toks[k+2], "false") {
+			return true
+		}
+		if k >= 2 && isOp(toks[k-1], "==", "~=") && isName(toks[k-2], "false") {
+			return true
+		}
+	}
+	return false
+}
+
+// conditionEdge reports whether t ends or starts a statement around a
+// condition: a keyword other than and, or, not, true, false and nil, an
+// assignment or a semicolon.
+func conditionEdge(t Token) bool {
+	switch {
+	case t.Kind == nameTok:
+		return keywords[t.Text] && t.Text != "and" && t.Text != "or" && t.Text != "not"
+	case t.Kind == opTok:
+		return t.Text == "=" || t.Text == ";"
+	}
+	return false
 }
 
 func isName(t Token, name string) bool { return t.Kind == nameTok && t.Text == name }

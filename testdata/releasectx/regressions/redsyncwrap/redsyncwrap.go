@@ -1,5 +1,3 @@
-//go:build pendingredsync
-
 // Package redsyncwrap pins the held-out miss of a release through redsync
 // behind the service's own interface, under a request's context
 // (sangianpatrick/go-redis-distlock-demo's shape): Mutex is the service's
@@ -7,9 +5,7 @@
 // UnlockContext, and the handler defers Unlock(ctx) with ctx :=
 // r.Context(). A client that disconnects during the work cancels the
 // release, and the lock stays until its TTL. The near miss releases
-// under context.WithoutCancel. The build tag keeps the package out of
-// loads until testdata/go.mod requires github.com/go-redsync/redsync/v4
-// (v4.13.0 is in the module cache).
+// under context.WithoutCancel.
 package redsyncwrap
 
 import (
@@ -25,7 +21,7 @@ import (
 // Mutex is the service's own lock interface.
 type Mutex interface {
 	Lock(ctx context.Context) error
-	Unlock(ctx context.Context) error
+	Unlock(ctx context.Context) error // want Unlock:"releases under parameter 0"
 }
 
 type redsyncMutex struct{ m *redsync.Mutex }
@@ -37,7 +33,7 @@ func NewMutex(rdb *redis.Client, name string) Mutex {
 
 func (r *redsyncMutex) Lock(ctx context.Context) error { return r.m.LockContext(ctx) }
 
-func (r *redsyncMutex) Unlock(ctx context.Context) error {
+func (r *redsyncMutex) Unlock(ctx context.Context) error { // want Unlock:"releases under parameter 0"
 	_, err := r.m.UnlockContext(ctx)
 	return err
 }

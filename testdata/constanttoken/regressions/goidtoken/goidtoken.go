@@ -1,10 +1,6 @@
-//go:build pendinggoid
-
 // Package goidtoken pins issue 32's miss of a goroutine id from
 // github.com/petermattis/goid as the owner: the same for every acquisition
-// of one goroutine, and repeated across replicas. The build tag keeps it
-// out of loads until testdata/go.mod requires goid directly (go-zero
-// already requires it indirectly).
+// of one goroutine, and repeated across replicas.
 package goidtoken
 
 import (

@@ -1,0 +1,104 @@
+package releasectx
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzer/lockmodel"
+)
+
+// libraryReleasers records the functions that call a known lock
+// library's release (lockmodel.ReleasesUnder) under their own context
+// parameter, outside closures and defers: a service's Unlock(ctx) around
+// redsync's UnlockContext(ctx).
+func (a *checker) libraryReleasers() {
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.FuncDecl)
+			if !ok || decl.Body == nil {
+				continue
+			}
+			ast.Inspect(decl.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit, *ast.DeferStmt, *ast.GoStmt:
+					return false
+				case *ast.CallExpr:
+					fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
+					if i, ok := lockmodel.ReleasesUnder(fn); ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
+						a.record(decl, n.Args[i])
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// interfaceReleasers makes a method of an interface declared in the
+// package a releaser when the interface has exactly one implementation
+// among the package's types, outside test files, and that type's method
+// is a releaser: the call through the interface is that release. With
+// several implementations the call may be any of them, and a mock in a
+// test is none, so nothing is assumed.
+func (a *checker) interfaceReleasers() {
+	if len(a.releasers) == 0 {
+		return
+	}
+	scope := a.pass.Pkg.Scope()
+	var ifaces, concrete []*types.TypeName
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || a.inTestFile(tn) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		if types.IsInterface(named) {
+			ifaces = append(ifaces, tn)
+		} else {
+			concrete = append(concrete, tn)
+		}
+	}
+	for _, tn := range ifaces {
+		iface := tn.Type().Underlying().(*types.Interface)
+		var impl types.Type
+		n := 0
+		for _, c := range concrete {
+			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
+				if types.Implements(t, iface) {
+					impl = t
+					n++
+					break
+				}
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		for i := range iface.NumExplicitMethods() {
+			m := iface.ExplicitMethod(i)
+			obj, _, _ := types.LookupFieldOrMethod(impl, true, a.pass.Pkg, m.Name())
+			fn, ok := obj.(*types.Func)
+			if !ok {
+				continue
+			}
+			if ctx, ok := a.releasers[fn]; ok {
+				a.releasers[m] = ctx
+				a.pass.ExportObjectFact(m, &Releaser{Ctx: ctx})
+			}
+		}
+	}
+}
+
+func (a *checker) inTestFile(obj types.Object) bool {
+	for _, f := range a.pass.Files {
+		if f.FileStart <= obj.Pos() && obj.Pos() < f.FileEnd {
+			return a.m.InTestFile(f)
+		}
+	}
+	return false
+}
