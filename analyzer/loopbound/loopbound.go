@@ -1,6 +1,7 @@
 // Package loopbound defines an Analyzer that finds the loops that retry
-// a lock acquisition and what, if anything, ends them: a context, a
-// deadline, a timer or shutdown channel, an attempt counter, or a helper
+// a lock acquisition and what, if anything, ends them: a context (the
+// acquisition's own, when it has a deadline), a deadline, a timer or
+// shutdown channel, a flag a timer sets, an attempt counter, or a helper
 // in this package or another that reads one. It reports nothing; its
 // Result serves passes such as unboundedretry, the way ctrlflow serves
 // lostcancel, and its facts carry each function's acquisitions and bounds
@@ -37,9 +38,12 @@ const (
 	Nothing By = iota
 	// NoExit: the loop has no exit at all (a long-running worker).
 	NoExit
-	// Context: a context's Done, Err or Cause, or its errors.
+	// Context: a context's Done, Err or Cause, or its errors; or the
+	// error of an acquisition whose context has a deadline set before
+	// the loop.
 	Context
-	// Clock: a fresh clock reading against an instant fixed before.
+	// Clock: a fresh clock reading against an instant fixed before the
+	// loop or in its init.
 	Clock
 	// Channel: a receive from a timer made before the loop or from a
 	// shutdown channel.
@@ -48,9 +52,12 @@ const (
 	Attempts
 	// Budget: a helper that spends a count its receiver holds.
 	Budget
+	// Flag: a flag that a timer's goroutine, started before the loop,
+	// sets.
+	Flag
 )
 
-var byNames = [...]string{Nothing: "nothing", NoExit: "no exit", Context: "context", Clock: "clock", Channel: "channel", Attempts: "attempts", Budget: "budget"}
+var byNames = [...]string{Nothing: "nothing", NoExit: "no exit", Context: "context", Clock: "clock", Channel: "channel", Attempts: "attempts", Budget: "budget", Flag: "flag"}
 
 func (b By) String() string { return byNames[b] }
 
@@ -143,6 +150,7 @@ func retryLoop(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisiti
 	if tries = l.retried(m, tries); len(tries) == 0 {
 		return nil
 	}
+	l.armed = newArmed(pass, m, loop.Stmt, tries)
 	out := &Loop{Stmt: loop.Stmt, Retried: tries, By: NoExit, Waits: waits(pass, loop.Stmt), ConstantPause: constantPause(pass, loop.Stmt)}
 	if exits := l.exits(); len(exits) > 0 {
 		out.By = l.bounded(exits)

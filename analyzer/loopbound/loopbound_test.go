@@ -47,6 +47,8 @@ func run(t *testing.T, pkgs ...string) {
 
 func TestEachKindOfBound(t *testing.T) { run(t, "kinds") }
 
+func TestBoundsSetUpBeforeTheLoop(t *testing.T) { run(t, "armed") }
+
 // TestBoundFromAnotherPackage checks the facts of a policy package that
 // never touches Redis, with loopbound itself under test so that a fact
 // nobody expects fails too, and then the loops that rest on them.

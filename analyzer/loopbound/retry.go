@@ -89,7 +89,7 @@ func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
 		case *ast.Ident:
 			if obj := info.Uses[n]; obj != nil && !seen[obj] {
 				seen[obj] = true
-				return slices.ContainsFunc(l.values[obj], func(v ast.Expr) bool { return l.received(v, seen) }), false
+				return slices.ContainsFunc(l.changing(obj), func(v ast.Expr) bool { return l.received(v, seen) }), false
 			}
 		}
 		return false, false

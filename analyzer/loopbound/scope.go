@@ -22,6 +22,10 @@ type scope struct {
 	// defined are the variables declared in the region: each run starts
 	// them afresh.
 	defined map[types.Object]bool
+	// fixed are the variables declared and assigned only in a for
+	// statement's init: their values are set once, before the first
+	// iteration, as if outside the region (for start := time.Now(); ...).
+	fixed map[types.Object]bool
 	// steps are the variables the region increments or decrements, and
 	// counters those of them that are not reset on every run: comparing
 	// one of them bounds the number of attempts.
@@ -31,6 +35,9 @@ type scope struct {
 	// commands and acquirers (SET lock:x time.Now().String() is no deadline).
 	redis func(*ast.CallExpr) bool
 	sums  *summaries
+	// armed is what a loop's region rests on from before the loop; nil
+	// for a function body.
+	armed *armed
 }
 
 // newScope collects the assignments in root. body is the part that runs
@@ -42,6 +49,7 @@ func newScope(pass *analysis.Pass, root ast.Node, body *ast.BlockStmt, once ast.
 		pass:     pass,
 		values:   map[types.Object][]ast.Expr{},
 		defined:  map[types.Object]bool{},
+		fixed:    map[types.Object]bool{},
 		steps:    map[types.Object]bool{},
 		counters: map[types.Object]bool{},
 		redis:    redis,
@@ -65,9 +73,14 @@ func newScope(pass *analysis.Pass, root ast.Node, body *ast.BlockStmt, once ast.
 			sc.steps[v] = true
 		}
 	}
+	// everyRun are the variables assigned outside the init.
+	everyRun := map[types.Object]bool{}
 	value := func(lhs ast.Expr, v ast.Expr) {
 		if obj := objOf(lhs); obj != nil {
 			sc.values[obj] = append(sc.values[obj], v)
+			if !inOnce(lhs) {
+				everyRun[obj] = true
+			}
 		}
 	}
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -126,6 +139,11 @@ func newScope(pass *analysis.Pass, root ast.Node, body *ast.BlockStmt, once ast.
 			sc.counters[obj] = true
 		}
 	}
+	for obj := range sc.defined {
+		if !resets[obj] && !everyRun[obj] && !sc.steps[obj] && !addressed(info, root, obj) {
+			sc.fixed[obj] = true
+		}
+	}
 	return sc
 }
 
@@ -165,11 +183,17 @@ func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 	outsideClosures(n, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
+			if sc.acquireErr(n) {
+				by = Context
+				break
+			}
 			if sc.redis != nil && sc.redis(n) {
 				return false, true
 			}
 			fn := funcOf(info, n)
 			switch {
+			case sc.timerFlag(atomicOp(info, n, "Load")):
+				by = Flag
 			case contextCall(fn):
 				by = Context
 			case timeComparison(fn):
@@ -192,10 +216,16 @@ func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 				by = Context
 			} else if obj != nil && !seen[obj] {
 				seen[obj] = true
-				for _, v := range sc.values[obj] {
+				for _, v := range sc.changing(obj) {
 					if by = sc.bound(v, seen); by != Nothing {
 						break
 					}
+				}
+				if by == Nothing && sc.acquireErr(n) {
+					by = Context
+				}
+				if v, ok := obj.(*types.Var); ok && by == Nothing && typesx.IsBool(v.Type()) && len(sc.changing(v)) == 0 && sc.timerFlag(v) {
+					by = Flag
 				}
 			}
 		case *ast.BinaryExpr:
@@ -234,12 +264,12 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 			}
 		case *ast.Ident:
 			obj := info.Uses[x]
-			if obj == nil || seen[obj] || len(sc.values[obj]) == 0 {
+			if obj == nil || seen[obj] || len(sc.changing(obj)) == 0 {
 				return true
 			}
 			seen[obj] = true
 			most := 0
-			for _, v := range sc.values[obj] {
+			for _, v := range sc.changing(obj) {
 				most = max(most, sc.readings(v, seen))
 			}
 			n += most
@@ -263,7 +293,7 @@ func (sc *scope) mentionsCounter(e ast.Node, seen map[types.Object]bool) bool {
 			return false, false
 		}
 		seen[obj] = true
-		return sc.counters[obj] || slices.ContainsFunc(sc.values[obj], func(v ast.Expr) bool { return sc.mentionsCounter(v, seen) }), false
+		return sc.counters[obj] || slices.ContainsFunc(sc.changing(obj), func(v ast.Expr) bool { return sc.mentionsCounter(v, seen) }), false
 	})
 }
 
@@ -295,7 +325,41 @@ func (sc *scope) invariant(e ast.Expr) bool {
 }
 
 func (sc *scope) invariantObj(obj types.Object) bool {
-	return len(sc.values[obj]) == 0 && !sc.defined[obj] && !sc.steps[obj]
+	return sc.fixed[obj] || len(sc.values[obj]) == 0 && !sc.defined[obj] && !sc.steps[obj]
+}
+
+// changing returns the values the region assigns to obj on each run;
+// none for a variable fixed in a for statement's init.
+func (sc *scope) changing(obj types.Object) []ast.Expr {
+	if sc.fixed[obj] {
+		return nil
+	}
+	return sc.values[obj]
+}
+
+// addressed reports whether obj may change where the region's
+// assignments do not show it: its address is taken, or a function
+// literal in root assigns it.
+func addressed(info *types.Info, root ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && varOf(info, n.X) == obj
+		case *ast.FuncLit:
+			ast.Inspect(n.Body, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.AssignStmt:
+					found = found || slices.ContainsFunc(m.Lhs, func(l ast.Expr) bool { return varOf(info, l) == obj })
+				case *ast.IncDecStmt:
+					found = found || varOf(info, m.X) == obj
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 // freshTimer reports whether receiving from e waits on a timer started in
@@ -315,7 +379,7 @@ func (sc *scope) freshTimer(e ast.Expr) bool {
 		e = ast.Unparen(sel.X)
 	}
 	if id, ok := e.(*ast.Ident); ok {
-		for _, v := range sc.values[info.Uses[id]] {
+		for _, v := range sc.changing(info.Uses[id]) {
 			if isTimer(v) {
 				return true
 			}

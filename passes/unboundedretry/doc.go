@@ -37,16 +37,26 @@
 // A loop is bounded when one of its exits (the loop condition, a break, a
 // return, a goto, a panic) is guarded by one of:
 //
-//   - a context: ctx.Done() in a select, ctx.Err(), context.Canceled;
-//   - the clock against an instant fixed before the loop: a comparison
-//     holding exactly one clock reading taken in the loop, such as
-//     time.Now().After(deadline), time.Since(start) > limit or
+//   - a context: ctx.Done() in a select, ctx.Err(), context.Canceled, or
+//     the acquisition's own error when the context it takes was made with
+//     context.WithTimeout or WithDeadline (or derived from one) before the
+//     loop, on every path to it: the acquisition fails once the deadline
+//     passes (a context with no deadline, one that may or may not have
+//     one, or one made afresh in each iteration is no bound);
+//   - the clock against an instant fixed before the loop or in its
+//     init: a comparison holding exactly one clock reading taken in the
+//     loop, such as time.Now().After(deadline), time.Since(start) > limit
+//     (for start := time.Now(); time.Since(start) < limit; is one) or
 //     time.Until(deadline) > 0 (a deadline recomputed from the clock in
 //     the loop moves with it and bounds nothing; so does one that is never
 //     compared with a fresh reading);
-//   - a timer or time.After channel made before the loop, or a shutdown
-//     channel, received in a select (a time.After made in the loop starts
-//     again every iteration);
+//   - a timer or time.After channel made before the loop or in its init,
+//     or a shutdown channel, received in a select (a time.After made in
+//     the loop starts again every iteration);
+//   - a flag that a timer sets: one that a function given to
+//     time.AfterFunc, or a goroutine after a receive from a time channel
+//     or a sleep, writes, started before the loop on every path to it,
+//     and that the loop does not write itself;
 //   - an attempt counter the loop steps and compares (for i := 0; i < n;
 //     i++, attempts++ then if attempts > max, n%batch == 0 in an inner
 //     loop whose counter an outer loop bounds); a counter declared in the
@@ -66,8 +76,9 @@
 //     bounds nothing.
 //
 // time.Sleep, a ticker used for pacing, a counter that is never compared
-// and an exit on a Redis error are not bounds: none of them ends the wait
-// while the lock is held by someone else. Ranges over an integer
+// and an exit on a Redis error (but the deadline's, above) are not
+// bounds: none of them ends the wait while the lock is held by someone
+// else. Ranges over an integer
 // (for range n, for i := range cfg.Attempts) are bounded.
 //
 // Acquisition is an acquire command (SETNX, SET NX) or a call to a
