@@ -46,18 +46,11 @@ func newArmed(pass *analysis.Pass, m *lockmodel.Model, loop ast.Stmt, tries []*a
 		}
 		path, _ := astutil.PathEnclosingInterval(file, loop.Pos(), loop.End())
 		for i := 1; i < len(path); i++ {
-			var list []ast.Stmt
 			switch p := path[i].(type) {
-			case *ast.BlockStmt:
-				list = p.List
-			case *ast.CaseClause:
-				list = p.Body
-			case *ast.CommClause:
-				list = p.Body
 			case *ast.FuncDecl, *ast.FuncLit:
 				a.fn = p
 			}
-			for _, s := range list {
+			for _, s := range typesx.Stmts(path[i]) {
 				if s == path[i-1] {
 					break
 				}

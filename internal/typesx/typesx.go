@@ -118,6 +118,20 @@ func Innermost(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
 	return best, bi
 }
 
+// Stmts returns the statement list that n holds directly: a block's,
+// a case clause's or a select clause's body; nil for any other node.
+func Stmts(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
 // RecvBase returns the type name of a receiver type expression: T in T,
 // *T, T[P] and *T[P]; "" for any other shape.
 func RecvBase(e ast.Expr) string {

@@ -175,3 +175,40 @@ func TestRecvBaseAndSource(t *testing.T) {
 		}
 	}
 }
+
+func TestStmts(t *testing.T) {
+	const src = `package p
+func f(c chan int, x int) {
+	switch x {
+	case 1:
+		x++
+		x++
+	}
+	select {
+	case <-c:
+		x++
+	}
+}`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	sw := body.List[0].(*ast.SwitchStmt)
+	sel := body.List[1].(*ast.SelectStmt)
+	for _, tc := range []struct {
+		name string
+		n    ast.Node
+		want int
+	}{
+		{"block", body, 2},
+		{"case clause", sw.Body.List[0], 2},
+		{"select clause", sel.Body.List[0], 1},
+		{"switch", sw, 0},
+		{"func", f.Decls[0], 0},
+	} {
+		if got := len(Stmts(tc.n)); got != tc.want {
+			t.Errorf("%s: %d statements, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -231,20 +231,11 @@ func defersOnly(b *ast.BlockStmt) bool {
 // function: a set-if-absent followed by a return guards nothing.
 func workAfter(parents []ast.Node, at token.Pos) bool {
 	for _, n := range parents {
-		var list []ast.Stmt
-		switch n := n.(type) {
+		switch n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
 			return false
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		default:
-			continue
 		}
-		for _, s := range list {
+		for _, s := range typesx.Stmts(n) {
 			if s.Pos() <= at {
 				continue
 			}
