@@ -37,14 +37,15 @@ func (m *Model) readNotAcquired() map[string]bool {
 }
 
 // windowedNotAcquired returns the families of the keys that some INCR
-// counts in a window (Call.Window) and nothing acquires: a lockout's
-// "login:lock:" + user, counted in one function and cleared with DEL in
-// another, is a counter, and its DEL a reset. Families, not identities:
+// counts in a window (Call.Window), or that a plain SET writes when a
+// count reaches its limit (setOnCount), and nothing acquires: a
+// lockout's "login:lock:" + user, counted in one function and cleared
+// with DEL in another, is a counter, and its DEL a reset. Families, not identities:
 // the count and its reset are usually apart, each with its own user.
 func (m *Model) windowedNotAcquired() map[string]bool {
 	var counted map[string]bool
 	for _, c := range m.Calls {
-		if c.Window {
+		if c.Window || m.setOnCount(c) {
 			if fam, ok := m.counterFamily(c.Key()); ok {
 				if counted == nil {
 					counted = map[string]bool{}
@@ -64,6 +65,88 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 		}
 	}
 	return counted
+}
+
+// setOnCount reports whether c is a plain SET (no NX) under a condition
+// on what an INCR of its function returned: the flag a lockout raises
+// when the failures reach the limit (n >= 5), written by whoever saw
+// that count and cleared by a good login. Nobody holds it.
+func (m *Model) setOnCount(c *Call) bool {
+	if c.Command != CmdSet || c.Flags&FlagNX != 0 || c.Key() == nil {
+		return false
+	}
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	counts := map[types.Object]bool{}
+	for _, o := range m.Calls {
+		if o.Command != CmdIncr || o.Func != c.Func || o.Queued {
+			continue
+		}
+		if as, ok := o.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+				counts[info.ObjectOf(id)] = true
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Body.Pos() <= c.Pos() && c.End() <= n.Body.End() {
+				ast.Inspect(n.Cond, func(x ast.Node) bool {
+					if id, ok := x.(*ast.Ident); ok && counts[info.Uses[id]] {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// recordsNotAcquired returns the families of the keys that the package
+// reads back as data (a GET or GETDEL whose value is used, not compared)
+// and that nothing takes, compares or runs a script on: a "rate lock"
+// record stored under lock:quote:<id> and consumed with its quote, a
+// gauge of active transactions read for a status page, whatever their
+// names say.
+// Families, not identities: the write and the read are usually apart,
+// each with its own id.
+func (m *Model) recordsNotAcquired() map[string]bool {
+	var used map[string]bool
+	for _, c := range m.Calls {
+		if c.Read {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				if used == nil {
+					used = map[string]bool{}
+				}
+				used[fam] = true
+			}
+		}
+	}
+	if used == nil {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if c.Acquires() || c.TakesFirst || c.Compared || c.Command == CmdEval || c.Command == CmdDelEx || c.Flags&FlagIFEQ != 0 {
+			for _, k := range c.Keys {
+				if fam, ok := m.counterFamily(k); ok {
+					delete(used, fam)
+				}
+			}
+		}
+	}
+	return used
 }
 
 // counterFamily is keyFamily, except that a key made by a function of

@@ -12,6 +12,7 @@ var goframeMethods = map[string]Command{
 	"SetNX":     CmdSetNX,
 	"SetEX":     CmdSet,
 	"Get":       CmdGet,
+	"GetDel":    CmdGet,
 	"Del":       CmdDel,
 	"Unlink":    CmdUnlink,
 	"Expire":    CmdExpire,

@@ -26,6 +26,7 @@ var goRedisMethods = map[string]goRedisCmd{
 	"SetIFEQ":    {cmd: CmdSet, flags: FlagIFEQ},
 	"SetIFEQGet": {cmd: CmdSet, flags: FlagIFEQ | FlagGet},
 	"Get":        {cmd: CmdGet},
+	"GetDel":     {cmd: CmdGet},
 	"Del":        {cmd: CmdDel},
 	"Unlink":     {cmd: CmdUnlink},
 	"DelExArgs":  {cmd: CmdDelEx},

@@ -70,17 +70,25 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if m.keys == nil || key == nil {
 		return NotLock, Why{}
 	}
+	if m.runKey(key) {
+		// Only the run that made the name writes it: nobody contends.
+		return NotLock, Why{}
+	}
 	if m.dataKeys[m.KeyID(key)] {
 		// Read as data and never acquired: usage outweighs any name.
 		return NotLock, Why{}
 	}
-	if len(m.windowKeys) > 0 {
-		if fam, ok := m.counterFamily(key); ok && m.windowKeys[fam] {
+	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 {
+		if fam, ok := m.counterFamily(key); ok && (m.windowKeys[fam] || m.recordKeys[fam]) {
 			return NotLock, Why{}
 		}
 	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, Why{}
+	}
+	if m.ownRecord(key) {
+		// A taker's own record: usage outweighs how it is taken.
+		return NotLock, Why{}
 	}
 	if m.acquiredAlongside(c, key) {
 		return ByAcquire, Why{}

@@ -29,7 +29,7 @@ func (m *Model) Marker(c *Call) bool {
 	// not see into.
 	// An acquire whose result is returned, or queued, reports to code
 	// that may hold and release it.
-	if c.Queued || returned(c) {
+	if c.Queued || returned(c) || m.replyReturned(c) {
 		return false
 	}
 	if !c.Acquires() || key == nil || c.Via != nil {
@@ -42,11 +42,18 @@ func (m *Model) Marker(c *Call) bool {
 	fam, ok := m.helperKey(key)
 	var sites []callSite
 	var index int
+	// A key built here from a constant text and the caller's arguments
+	// (fmt.Sprintf("bonus:lock:%s:%s", user, day)) is released, if
+	// anywhere in the package, by a command on a key of the same text.
+	var text string
 	if !closed && !ok {
 		// A parameter of an unexported function that only its callers
 		// here name, each passing a key that one helper makes.
-		if fam, sites, index, ok = m.helperParam(c, key); !ok {
-			return false
+		fam, sites, index, ok = m.helperParam(c, key)
+		if !ok {
+			if text, ok = m.builtKey(key); !ok {
+				return false
+			}
 		}
 	}
 	id := m.KeyID(key)
@@ -70,7 +77,12 @@ func (m *Model) Marker(c *Call) bool {
 		touches := false
 		for _, k := range o.Keys {
 			f, fok := m.helperKey(k)
-			touches = touches || m.KeyID(k) == id || ok && fok && f == fam
+			touches = touches || m.KeyID(k) == id || fam != nil && fok && f == fam
+			if text != "" && !touches {
+				t, tok := m.counterFamily(k)
+				// A key that comes in whole may be this one.
+				touches = tok && t == text || m.wholeKey(k)
+			}
 		}
 		if !touches {
 			continue
@@ -322,4 +334,78 @@ func keyHelper(fn *types.Func) bool {
 	}
 	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
+}
+
+// builtKey returns the family of a key built in its function from a
+// constant text and other parts (a concatenation or fmt.Sprintf), not
+// one that comes in whole as a parameter or a field.
+func (m *Model) builtKey(key ast.Expr) (string, bool) {
+	if m.wholeKey(key) {
+		return "", false
+	}
+	if _, consts := m.keyFamily(key); !consts {
+		return "", false
+	}
+	return m.counterFamily(key)
+}
+
+// wholeKey reports whether k is, through local variables, a parameter,
+// a field, an element or a package variable: a key that comes from
+// elsewhere.
+func (m *Model) wholeKey(k ast.Expr) bool {
+	info := m.Pass.TypesInfo
+	for depth := 0; depth <= maxDepth; depth++ {
+		switch e := ast.Unparen(k).(type) {
+		case *ast.Ident:
+			// A parameter, a package variable, or a local assigned
+			// more than once has no single definition here.
+			def := m.keys.definition(info.ObjectOf(e))
+			if def == nil {
+				return true
+			}
+			k = def
+			continue
+		case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// replyReturned reports whether the first value c's statement assigns
+// (the reply: ok in ok, err := rdb.SetNX(...).Result()) is named in a
+// return statement of c's function: the caller learns whether it holds
+// the key, and may release it elsewhere.
+func (m *Model) replyReturned(c *Call) bool {
+	as, ok := c.Stmt.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) == 0 || !(as.Pos() <= c.Pos() && c.End() <= as.End()) {
+		return false
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	reply := info.ObjectOf(id)
+	body := FuncBody(c.Func)
+	if reply == nil || body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			ast.Inspect(n, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == reply {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }

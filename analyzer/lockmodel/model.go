@@ -35,6 +35,9 @@ type Model struct {
 	// windowKeys are the families of keys the package counts in a window
 	// and never acquires: a lockout's count, whatever its name says.
 	windowKeys map[string]bool
+	// recordKeys are the families of keys the package writes only as
+	// values it reads back or counts: records and gauges, not locks.
+	recordKeys map[string]bool
 	// paired are the commands and key families a caller takes and drops
 	// through helpers (pairs).
 	paired pairing
@@ -122,6 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
+	m.recordKeys = m.recordsNotAcquired()
 	m.readFams = m.readFamilies()
 	m.methods = m.methodTakesAndDrops()
 	m.paired = m.pairs()

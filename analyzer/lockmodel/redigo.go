@@ -9,7 +9,10 @@ import (
 var redigoCommands = map[string]Command{
 	"SETNX":     CmdSetNX,
 	"SET":       CmdSet,
+	"SETEX":     CmdSet,
+	"PSETEX":    CmdSet,
 	"GET":       CmdGet,
+	"GETDEL":    CmdGet,
 	"DEL":       CmdDel,
 	"UNLINK":    CmdUnlink,
 	"DELEX":     CmdDelEx,
@@ -109,6 +112,13 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 			c.Value = args[1]
 		}
 	case CmdSet:
+		if u := upper(cmdName); u == "SETEX" || u == "PSETEX" {
+			// SETEX key seconds value
+			if len(args) > 2 {
+				c.TTL, c.Value = args[1], args[2]
+			}
+			break
+		}
 		if len(args) > 1 {
 			c.Value = args[1]
 		}

@@ -19,6 +19,7 @@ var rueidisCommands = map[string]Command{
 	"Setnx":     CmdSetNX,
 	"Set":       CmdSet,
 	"Get":       CmdGet,
+	"Getdel":    CmdGet,
 	"Del":       CmdDel,
 	"Unlink":    CmdUnlink,
 	"Delex":     CmdDelEx,

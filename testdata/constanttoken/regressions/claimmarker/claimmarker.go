@@ -51,3 +51,10 @@ func RebuildIndex(ctx context.Context, rdb *redis.Client, index string, rebuild 
 	rebuild()
 	return nil
 }
+
+// Must report: the caller learns it holds the claim, and may release it
+// with a compare that every holder's "1" passes.
+func TryClaim(ctx context.Context, rdb *redis.Client, job string) (bool, error) {
+	ok, err := rdb.SetNX(ctx, "job:lock:"+job, "1", time.Minute).Result() // want "lock key `\"job:lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+	return ok, err
+}

@@ -72,3 +72,50 @@ func (r *Relay) PublishOne(ctx context.Context, row Row) error {
 	<-confirms
 	return nil
 }
+
+// Must report: the lock leaks on an early return, but the path that
+// falls through gives it back, so it is held across the work.
+func (r *Relay) PublishLeaky(ctx context.Context, row Row) error {
+	key := "outbox:leaky:" + row.ID
+	ok, err := r.rdb.SetNX(ctx, key, uuid.NewString(), time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	confirms, err := r.broker.Publish(ctx, row.Payload)
+	if err != nil {
+		return err
+	}
+	<-confirms
+	r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	return nil
+}
+
+// Must report: the work runs in the branch the take succeeded in, and
+// that branch gives the key back.
+func (r *Relay) PublishIfFree(ctx context.Context, row Row) {
+	key := "outbox:iffree:" + row.ID
+	if ok, _ := r.rdb.SetNX(ctx, key, uuid.NewString(), time.Minute).Result(); ok {
+		r.broker.Publish(ctx, row.Payload)
+		r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	}
+}
+
+// Must report: every way out of the wait gives the key back.
+func (r *Relay) PublishWait(ctx context.Context, row Row) error {
+	key := "outbox:wait:" + row.ID
+	if !r.rdb.SetNX(ctx, key, uuid.NewString(), time.Minute).Val() {
+		return nil
+	}
+	confirms, err := r.broker.Publish(ctx, row.Payload)
+	if err != nil {
+		r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+		return err
+	}
+	select {
+	case <-confirms:
+		r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	case <-ctx.Done():
+		r.rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	}
+	return nil
+}

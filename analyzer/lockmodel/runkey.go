@@ -1,0 +1,118 @@
+package lockmodel
+
+// Keys unique to one run: a name that only the run that made it can
+// write, so nobody contends for it, whatever word it carries.
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"github.com/locklint/locklint/internal/typesx"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// runKey reports whether key, built in its function, has a part that the
+// run building it made fresh: a random value, or a clock reading to the
+// second or finer (lock:<ns>:<run start>). No other process can make
+// that key, so its SET takes nothing from anyone and its DEL is the
+// run's own clean-up: an in-progress marker, not a lock. A reading cut
+// to a period (a day's layout, Truncate) names a slot that every run of
+// the period contends for, and does not count.
+func (m *Model) runKey(key ast.Expr) bool {
+	if m.keys == nil || key == nil {
+		return false
+	}
+	tokens := m.Tokens()
+	found := false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		if found || depth > maxDepth {
+			return
+		}
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(e)); def != nil {
+				visit(def, depth+1)
+			}
+		case *ast.BinaryExpr:
+			visit(e.X, depth+1)
+			visit(e.Y, depth+1)
+		case *ast.CallExpr:
+			if fineClock(m.Pass.TypesInfo, e, m.keys, 0) {
+				found = true
+				return
+			}
+			fn, _ := typeutil.Callee(m.Pass.TypesInfo, e).(*types.Func)
+			if fn == nil || fn.Pkg() == nil {
+				return
+			}
+			switch path := fn.Pkg().Path(); {
+			case path == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"), path == "strconv", path == "strings":
+				for _, a := range e.Args {
+					visit(a, depth+1)
+				}
+			default:
+				st := &tokenState{seen: map[ast.Node]bool{}}
+				found = tokens.expr(e, st, 0).Origin == OriginFresh
+			}
+		}
+	}
+	visit(key, 0)
+	return found
+}
+
+// fineClock reports whether call reads time.Now to the second or finer:
+// UnixNano, UnixMilli, UnixMicro, Unix, or Format with a layout that
+// shows seconds, of a time.Now() reading, directly or through locals.
+func fineClock(info *types.Info, call *ast.CallExpr, keys *keyIndex, depth int) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !typesx.IsNamed(info.TypeOf(sel.X), "time", "Time") {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "UnixNano", "UnixMilli", "UnixMicro", "Unix":
+	case "Format":
+		if len(call.Args) != 1 {
+			return false
+		}
+		tv, ok := info.Types[call.Args[0]]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String || !strings.Contains(constant.StringVal(tv.Value), "05") {
+			return false
+		}
+	default:
+		return false
+	}
+	return nowReading(info, sel.X, keys, depth)
+}
+
+// nowReading reports whether e is time.Now(), kept as it is read (UTC,
+// Local, In change only its zone), directly or through locals.
+func nowReading(info *types.Info, e ast.Expr, keys *keyIndex, depth int) bool {
+	for ; depth <= maxDepth; depth++ {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			def := keys.definition(info.ObjectOf(x))
+			if def == nil {
+				return false
+			}
+			e = def
+			continue
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, x).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+				return false
+			}
+			switch fn.Name() {
+			case "Now":
+				return true
+			case "UTC", "Local", "In":
+				e = x.Fun.(*ast.SelectorExpr).X
+				continue
+			}
+		}
+		return false
+	}
+	return false
+}
