@@ -29,7 +29,7 @@ func (sc *scope) isBound(n ast.Node) By {
 func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 	info := sc.pass.TypesInfo
 	by := Nothing
-	outsideClosures(n, func(n ast.Node) (bool, bool) {
+	typesx.OutsideClosures(n, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if sc.acquireErr(n) {
@@ -100,13 +100,11 @@ func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 	info := sc.pass.TypesInfo
 	n := 0
-	ast.Inspect(e, func(x ast.Node) bool {
+	typesx.OutsideClosures(e, func(x ast.Node) (bool, bool) {
 		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
 			if sc.redis != nil && sc.redis(x) {
-				return false
+				return false, true
 			}
 			if readsClock(funcOf(info, x)) {
 				n++
@@ -114,7 +112,7 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 		case *ast.Ident:
 			obj := info.Uses[x]
 			if obj == nil || seen[obj] || len(sc.changing(obj)) == 0 {
-				return true
+				return false, false
 			}
 			seen[obj] = true
 			most := 0
@@ -123,7 +121,7 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 			}
 			n += most
 		}
-		return true
+		return false, false
 	})
 	return n
 }
@@ -132,7 +130,7 @@ func (sc *scope) readings(e ast.Node, seen map[types.Object]bool) int {
 // a variable computed from one (left := max - attempts).
 func (sc *scope) mentionsCounter(e ast.Node, seen map[types.Object]bool) bool {
 	info := sc.pass.TypesInfo
-	return outsideClosures(e, func(x ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(e, func(x ast.Node) (bool, bool) {
 		id, ok := x.(*ast.Ident)
 		if !ok {
 			return false, false

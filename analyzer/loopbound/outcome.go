@@ -297,7 +297,7 @@ func (o *outcomes) isSentinel(e ast.Expr) bool {
 // depends reports whether e reads the acquire or a variable that holds
 // something known about it.
 func (o *outcomes) depends(e ast.Node, vars env) bool {
-	return outsideClosures(e, func(n ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(e, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			return n == o.acquire, false

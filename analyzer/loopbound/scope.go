@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // scope is a region that runs again and again, in which bounds are
@@ -83,10 +85,8 @@ func newScope(pass *analysis.Pass, root ast.Node, body *ast.BlockStmt, once ast.
 			}
 		}
 	}
-	ast.Inspect(root, func(n ast.Node) bool {
+	typesx.OutsideClosures(root, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.Ident:
 			if obj := info.Defs[n]; obj != nil {
 				sc.defined[obj] = true
@@ -121,7 +121,7 @@ func newScope(pass *analysis.Pass, root ast.Node, body *ast.BlockStmt, once ast.
 				}
 			}
 		}
-		return true
+		return false, false
 	})
 	if body != nil {
 		for _, s := range body.List {

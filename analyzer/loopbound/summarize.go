@@ -48,10 +48,8 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 	var nodes []ast.Node
 	var consts []string
 	constant, bare := true, false
-	ast.Inspect(body, func(n ast.Node) bool {
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			var e ast.Expr
 			switch {
@@ -61,7 +59,7 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 				e = n.Results[0] // return f()
 			default: // a bare return: the named result's assignments
 				constant, bare = false, true
-				return true
+				return false, false
 			}
 			nodes = append(nodes, e)
 			if tv, ok := info.Types[e]; ok && tv.Value != nil {
@@ -90,7 +88,7 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 				nodes = append(nodes, n.Comm)
 			}
 		}
-		return true
+		return false, false
 	})
 	if constant {
 		same := true
@@ -116,15 +114,14 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 	}
 	var uses func(e ast.Node, seen map[types.Object]bool, params map[int]bool, frees map[types.Object]bool)
 	uses = func(e ast.Node, seen map[types.Object]bool, params map[int]bool, frees map[types.Object]bool) {
-		ast.Inspect(e, func(x ast.Node) bool {
+		typesx.OutsideClosures(e, func(x ast.Node) (bool, bool) {
 			id, ok := x.(*ast.Ident)
 			if !ok {
-				_, lit := x.(*ast.FuncLit)
-				return !lit
+				return false, false
 			}
 			obj := info.Uses[id]
 			if obj == nil || seen[obj] {
-				return true
+				return false, false
 			}
 			seen[obj] = true
 			if i, ok := inputs[obj]; ok {
@@ -135,7 +132,7 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 			for _, v := range sc.values[obj] {
 				uses(v, seen, params, frees)
 			}
-			return true
+			return false, false
 		})
 	}
 	// The comparisons and receives the result depends on.
@@ -150,10 +147,8 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 	seen := map[types.Object]bool{}
 	var walk func(n ast.Node)
 	walk = func(n ast.Node) {
-		ast.Inspect(n, func(x ast.Node) bool {
+		typesx.OutsideClosures(n, func(x ast.Node) (bool, bool) {
 			switch x := x.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.CallExpr:
 				fn := funcOf(info, x)
 				switch {
@@ -192,7 +187,7 @@ func (s *summaries) summarize(sig *types.Signature, body *ast.BlockStmt, lit *as
 					}
 				}
 			}
-			return true
+			return false, false
 		})
 	}
 	for _, n := range nodes {
