@@ -47,7 +47,10 @@ type quote struct {
 	lit string
 }
 
-func quotedNames(t *testing.T, name string, src []byte, names map[string]bool) []quote {
+// quotes parses src and returns, in source order, the nodes for which
+// text returns true, each with the text it gives.
+func quotes(t *testing.T, name string, src []byte, text func(ast.Node) (string, bool)) []quote {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, 0)
 	if err != nil {
@@ -55,17 +58,23 @@ func quotedNames(t *testing.T, name string, src []byte, names map[string]bool) [
 	}
 	var out []quote
 	ast.Inspect(f, func(n ast.Node) bool {
-		lit, ok := n.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return true
-		}
-		s, err := strconv.Unquote(lit.Value)
-		if err == nil && names[strings.ToUpper(s)] {
-			out = append(out, quote{fset.Position(lit.Pos()), lit.Value})
+		if s, ok := text(n); ok {
+			out = append(out, quote{fset.Position(n.Pos()), s})
 		}
 		return true
 	})
 	return out
+}
+
+func quotedNames(t *testing.T, name string, src []byte, names map[string]bool) []quote {
+	return quotes(t, name, src, func(n ast.Node) (string, bool) {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(lit.Value)
+		return lit.Value, err == nil && names[strings.ToUpper(s)]
+	})
 }
 
 // TestPassesNameNoClient enforces that the passes never branch on which
@@ -134,23 +143,14 @@ func clientConstants(t *testing.T, pkg string) map[string]bool {
 }
 
 func namedClients(t *testing.T, name string, src []byte, clients map[string]bool) []quote {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []quote
-	ast.Inspect(f, func(n ast.Node) bool {
+	return quotes(t, name, src, func(n ast.Node) (string, bool) {
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
-			return true
+			return "", false
 		}
-		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "lockmodel" && clients[sel.Sel.Name] {
-			out = append(out, quote{fset.Position(sel.Pos()), "lockmodel." + sel.Sel.Name})
-		}
-		return true
+		x, ok := sel.X.(*ast.Ident)
+		return "lockmodel." + sel.Sel.Name, ok && x.Name == "lockmodel" && clients[sel.Sel.Name]
 	})
-	return out
 }
 
 // passSources returns the non-test Go files of the passes and of the

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // An owner compare is often a small helper of the package's own:
@@ -109,22 +111,15 @@ func comparesParam(info *types.Info, decl *ast.FuncDecl, i int) bool {
 	pair := func(x, y ast.Expr) bool {
 		return (mentions(x) && !mentions(y) && !constant(y)) || (mentions(y) && !mentions(x) && !constant(x))
 	}
-	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
+	return typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BinaryExpr:
-			if (n.Op == token.EQL || n.Op == token.NEQ) && pair(n.X, n.Y) {
-				found = true
-			}
+			return (n.Op == token.EQL || n.Op == token.NEQ) && pair(n.X, n.Y), false
 		case *ast.CallExpr:
-			if f, _ := typeutil.Callee(info, n).(*types.Func); f != nil && f.Pkg() != nil && len(n.Args) == 2 &&
-				compareFuncs[f.Pkg().Path()+"."+f.Name()] && pair(n.Args[0], n.Args[1]) {
-				found = true
-			}
+			f, _ := typeutil.Callee(info, n).(*types.Func)
+			return f != nil && f.Pkg() != nil && len(n.Args) == 2 &&
+				compareFuncs[f.Pkg().Path()+"."+f.Name()] && pair(n.Args[0], n.Args[1]), false
 		}
-		return !found
+		return false, false
 	})
-	return found
 }

@@ -146,17 +146,11 @@ func acquireName(c *Call) string {
 // callsAcquirer looks for a call to an acquirer in body, outside nested
 // function literals (a goroutine or a callback is not the body's result).
 func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (f Acquirer, ok bool) {
-	ast.Inspect(body, func(n ast.Node) bool {
-		if ok {
-			return false
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		if call, isCall := n.(*ast.CallExpr); isCall {
+			f, ok = a.callee(call)
 		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			f, ok = a.callee(n)
-		}
-		return !ok
+		return ok, false
 	})
 	return f, ok
 }

@@ -7,6 +7,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // lockish reports whether a key expression names a lock word, and is not
@@ -142,23 +145,8 @@ func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(a
 		return false
 	}
 	seen[decl] = true
-	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				if match(r) {
-					found = true
-					break
-				}
-			}
-		}
-		return true
+	return typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && slices.ContainsFunc(ret.Results, match), false
 	})
-	return found
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Marker reports whether an acquire takes a key that nothing in the
@@ -244,17 +246,10 @@ func returned(c *Call) bool {
 	if body == nil {
 		return false
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = found || (n.Pos() <= c.Pos() && c.End() <= n.End())
-		}
-		return !found
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && ret.Pos() <= c.Pos() && c.End() <= ret.End(), false
 	})
-	return found
 }
 
 // passesKey reports whether d hands the key with identity id to a call

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin {
@@ -139,10 +141,8 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 	st.seen[decl] = true
 	fresh := false
 	var rets []ast.Expr
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
+	typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.Ident:
 			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
 				fresh = fresh || freshPackages[obj.Pkg().Path()]
@@ -152,7 +152,7 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 				rets = append(rets, n.Results[0])
 			}
 		}
-		return true
+		return false, false
 	})
 	if fresh {
 		return origin(OriginFresh, SourceFunc, decl.Name.Name, nil)

@@ -189,7 +189,7 @@ func (sc *scope) timerFlag(v *types.Var) bool {
 		default:
 			continue
 		}
-		set := outsideClosures(s, func(n ast.Node) (bool, bool) {
+		set := typesx.OutsideClosures(s, func(n ast.Node) (bool, bool) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || !isTimeFunc(funcOf(info, call), "AfterFunc") || len(call.Args) != 2 {
 				return false, false
@@ -229,7 +229,7 @@ func (sc *scope) setAfterTimer(list []ast.Stmt, v *types.Var) bool {
 // stores into it through sync/atomic.
 func (sc *scope) writes(n ast.Node, v *types.Var) bool {
 	info := sc.pass.TypesInfo
-	return outsideClosures(n, func(n ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(n, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // recursions finds functions that retry a failed acquire by calling
@@ -83,16 +84,13 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 // selfCalls returns the calls of fn in body, outside function literals.
 func selfCalls(info *types.Info, fn *types.Func, body *ast.BlockStmt) []*ast.CallExpr {
 	var out []*ast.CallExpr
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if c, ok := typeutil.Callee(info, n).(*types.Func); ok && c.Origin() == fn {
-				out = append(out, n)
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if c, ok := typeutil.Callee(info, call).(*types.Func); ok && c.Origin() == fn {
+				out = append(out, call)
 			}
 		}
-		return true
+		return false, false
 	})
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // newLoopScope is the scope of one loop: its body runs each iteration, a
@@ -82,7 +83,7 @@ func (l *loopGraph) nextItem(m *lockmodel.Model, call *ast.CallExpr) bool {
 // received reports whether e depends on a channel receive in the loop.
 func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
 	info := l.pass.TypesInfo
-	return outsideClosures(e, func(n ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(e, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.UnaryExpr:
 			return n.Op == token.ARROW && !isTickerChan(info, n.X), false
@@ -96,34 +97,13 @@ func (l *loopGraph) received(e ast.Expr, seen map[types.Object]bool) bool {
 	})
 }
 
-// outsideClosures reports whether match holds for a node of root outside
-// function literals, whose bodies do not run where they are written.
-// match's second result skips the node's children.
-func outsideClosures(root ast.Node, match func(n ast.Node) (found, skip bool)) bool {
-	found := false
-	ast.Inspect(root, func(n ast.Node) bool {
-		if found || n == nil {
-			return false
-		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		var skip bool
-		found, skip = match(n)
-		return !found && !skip
-	})
-	return found
-}
-
 // attempts returns the acquisitions in root whose result is used,
 // outside function literals.
 func attempts(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitions, root ast.Node) []*ast.CallExpr {
 	discarded := map[ast.Expr]bool{}
 	var calls []*ast.CallExpr
-	ast.Inspect(root, func(n ast.Node) bool {
+	typesx.OutsideClosures(root, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ExprStmt:
 			discarded[ast.Unparen(n.X)] = true
 		case *ast.CallExpr:
@@ -131,7 +111,7 @@ func attempts(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitio
 				calls = append(calls, n)
 			}
 		}
-		return true
+		return false, false
 	})
 	var used []*ast.CallExpr
 	for _, call := range calls {
@@ -149,7 +129,7 @@ func attempts(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisitio
 // constantPause reports a time.Sleep(d) or <-time.After(d) statement in
 // the loop whose d is a constant.
 func constantPause(pass *analysis.Pass, loop ast.Stmt) bool {
-	return outsideClosures(loop, func(n ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(loop, func(n ast.Node) (bool, bool) {
 		s, ok := n.(*ast.ExprStmt)
 		if !ok {
 			return false, false
@@ -171,7 +151,7 @@ func constantPause(pass *analysis.Pass, loop ast.Stmt) bool {
 // receive from a channel of time.Time (a timer's, a ticker's, time.After's).
 func waits(pass *analysis.Pass, loop ast.Stmt) bool {
 	info := pass.TypesInfo
-	return outsideClosures(loop, func(n ast.Node) (bool, bool) {
+	return typesx.OutsideClosures(loop, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			return isTimeFunc(funcOf(info, n), "Sleep"), false

@@ -132,6 +132,27 @@ func Stmts(n ast.Node) []ast.Stmt {
 	return nil
 }
 
+// OutsideClosures reports whether match holds for a node of root outside
+// function literals, whose bodies do not run where they are written; a
+// root that is itself a literal is not entered. The walk stops at the
+// first node match finds; match's second result skips that node's
+// children. A walk that only collects returns false, skip from match.
+func OutsideClosures(root ast.Node, match func(n ast.Node) (found, skip bool)) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		var skip bool
+		found, skip = match(n)
+		return !found && !skip
+	})
+	return found
+}
+
 // RecvBase returns the type name of a receiver type expression: T in T,
 // *T, T[P] and *T[P]; "" for any other shape.
 func RecvBase(e ast.Expr) string {

@@ -212,3 +212,62 @@ func f(c chan int, x int) {
 		}
 	}
 }
+
+func TestOutsideClosures(t *testing.T) {
+	const src = `package p
+func f() {
+	top()
+	go func() { inner() }()
+	if cond() {
+		under()
+	}
+	defer func() { func() { deeper() }() }()
+}`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	lit := body.List[1].(*ast.GoStmt).Call.Fun.(*ast.FuncLit)
+	noSkip := func(ast.Node) bool { return false }
+	skipIf := func(n ast.Node) bool { _, ok := n.(*ast.IfStmt); return ok }
+	for _, tc := range []struct {
+		name string
+		root ast.Node
+		find string // the name of the function called
+		skip func(ast.Node) bool
+		want bool
+	}{
+		{"found at top level", body, "top", noSkip, true},
+		{"found in a nested block", body, "under", noSkip, true},
+		{"found only inside a closure", body, "inner", noSkip, false},
+		{"found only inside a closure in a closure", body, "deeper", noSkip, false},
+		{"root is a closure", lit, "inner", noSkip, false},
+		{"found only in a skipped subtree", body, "under", skipIf, false},
+		{"found beside a skipped subtree", body, "top", skipIf, true},
+		{"not found", body, "absent", noSkip, false},
+	} {
+		match := func(n ast.Node) (bool, bool) {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return false, tc.skip(n)
+			}
+			id, ok := c.Fun.(*ast.Ident)
+			return ok && id.Name == tc.find, tc.skip(n)
+		}
+		if got := OutsideClosures(tc.root, match); got != tc.want {
+			t.Errorf("%s: OutsideClosures(%s) = %v, want %v", tc.name, tc.find, got, tc.want)
+		}
+	}
+
+	// The walk stops at the first node found.
+	visits := 0
+	OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		visits++
+		_, ok := n.(*ast.CallExpr)
+		return ok, false
+	})
+	if visits != 3 { // the body, the statement, the call
+		t.Errorf("OutsideClosures visited %d nodes up to the first call, want 3", visits)
+	}
+}

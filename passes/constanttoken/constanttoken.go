@@ -192,23 +192,21 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 		}
 	}
 	deferred := map[*ast.CallExpr]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.DeferStmt:
 			deferred[n.Call] = true
 		case *ast.CallExpr:
 			if deferred[n] || m.CallOf(n) != nil {
-				return true
+				return false, false
 			}
 			fn, _ := typeutil.Callee(r.pass.TypesInfo, n).(*types.Func)
 			if fn == nil || fn.Pkg() == nil {
-				return true
+				return false, false
 			}
 			isFix := lockmodel.IsLibraryRelease(fn)
 			if !isFix && !r.releasers[fn.Origin()] {
-				return true
+				return false, false
 			}
 			for _, a := range n.Args {
 				if id, ok := ast.Unparen(a).(*ast.Ident); ok && r.pass.TypesInfo.ObjectOf(id) == v {
@@ -217,7 +215,7 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 				}
 			}
 		}
-		return true
+		return false, false
 	})
 	return out
 }

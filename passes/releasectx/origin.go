@@ -363,21 +363,15 @@ func (a *checker) cancelledFirst(s *site, cancel *types.Var) *ast.DeferStmt {
 	}
 	var found *ast.DeferStmt
 	body := lockmodel.FuncBody(s.deferFn)
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		d, ok := n.(*ast.DeferStmt)
 		if !ok || d.Pos() <= s.deferStmt.Pos() {
-			return true
+			return false, false
 		}
 		if id, ok := ast.Unparen(d.Call.Fun).(*ast.Ident); ok && a.pass.TypesInfo.Uses[id] == cancel {
 			found = d
 		}
-		return true
+		return found != nil, false
 	})
 	return found
 }

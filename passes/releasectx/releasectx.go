@@ -13,6 +13,7 @@ import (
 	"github.com/locklint/locklint/analyzer/diag"
 	"github.com/locklint/locklint/analyzer/edit"
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 //go:embed doc.go
@@ -449,16 +450,13 @@ func mentions(n ast.Node, name string) bool {
 func (a *checker) stable(s *site, call *ast.CallExpr) bool {
 	info := a.pass.TypesInfo
 	vars := map[*types.Var]bool{}
-	ast.Inspect(call, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	typesx.OutsideClosures(call, func(n ast.Node) (bool, bool) {
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent() != a.pass.Pkg.Scope() {
 				vars[v] = true
 			}
 		}
-		return true
+		return false, false
 	})
 	for v := range vars {
 		for _, asg := range assignments(info, s.decl, v) {

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // libraryReleasers records the functions that call a known lock
@@ -20,17 +21,17 @@ func (a *checker) libraryReleasers() {
 			if !ok || decl.Body == nil {
 				continue
 			}
-			ast.Inspect(decl.Body, func(n ast.Node) bool {
+			typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
 				switch n := n.(type) {
-				case *ast.FuncLit, *ast.DeferStmt, *ast.GoStmt:
-					return false
+				case *ast.DeferStmt, *ast.GoStmt:
+					return false, true
 				case *ast.CallExpr:
 					fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
 					if i, ok := lockmodel.ReleasesUnder(fn); ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
 						a.record(decl, n.Args[i])
 					}
 				}
-				return true
+				return false, false
 			})
 		}
 	}
