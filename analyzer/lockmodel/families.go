@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -94,24 +95,18 @@ func (m *Model) setOnCount(c *Call) bool {
 	if len(counts) == 0 {
 		return false
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if n.Body.Pos() <= c.Pos() && c.End() <= n.Body.End() {
-				ast.Inspect(n.Cond, func(x ast.Node) bool {
-					if id, ok := x.(*ast.Ident); ok && counts[info.Uses[id]] {
-						found = true
-					}
-					return !found
-				})
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || !contains(ifs.Body, c.Expr) {
+			return false, false
+		}
+		for obj := range counts {
+			if refers(info, ifs.Cond, obj) {
+				return true, false
 			}
 		}
-		return !found
+		return false, false
 	})
-	return found
 }
 
 // recordsNotAcquired returns the families of the keys that the package

@@ -387,18 +387,18 @@ func (m *Model) replyReturned(c *Call) bool {
 	if reply == nil || body == nil {
 		return false
 	}
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && refers(info, ret, reply), ok
+	})
+}
+
+// refers reports whether n names obj.
+func refers(info *types.Info, n ast.Node, obj types.Object) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			ast.Inspect(n, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == reply {
-					found = true
-				}
-				return !found
-			})
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
 		}
 		return !found
 	})

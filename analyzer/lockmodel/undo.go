@@ -130,24 +130,17 @@ type keptWalk struct {
 // take's success.
 func (w *keptWalk) after(body *ast.BlockStmt) ([]ast.Stmt, bool) {
 	var rest []ast.Stmt
-	found, ok := false, false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
-		}
+	ok := false
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		list := typesx.Stmts(n)
 		for i, s := range list {
 			if s != w.take.Stmt {
 				continue
 			}
-			found = true
 			ifs, isIf := s.(*ast.IfStmt)
 			if !isIf || !contains(ifs.Cond, w.take.Expr) {
 				rest, ok = list[i+1:], true
-				return false
+				return true, false
 			}
 			switch pos, known := w.polarity(ifs.Cond); {
 			case known && pos:
@@ -155,9 +148,9 @@ func (w *keptWalk) after(body *ast.BlockStmt) ([]ast.Stmt, bool) {
 			case known && ifs.Else == nil:
 				rest, ok = list[i+1:], true
 			}
-			return false
+			return true, false
 		}
-		return true
+		return false, false
 	})
 	return rest, ok
 }
@@ -256,14 +249,7 @@ func (w *keptWalk) mentions(cond ast.Expr) bool {
 	if contains(cond, w.take.Expr) {
 		return true
 	}
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && w.reply != nil && w.info.Uses[id] == w.reply {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return w.reply != nil && refers(w.info, cond, w.reply)
 }
 
 // polarity says whether cond being true means the take succeeded (pos),
