@@ -10,6 +10,8 @@ import (
 	"go/types"
 
 	"github.com/locklint/locklint/internal/typesx"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // UndoOnFailure reports whether c, a delete of key, only undoes a take
@@ -73,7 +75,8 @@ func (m *Model) errorCheck(cond ast.Expr) bool {
 // is taken earlier in d's function, the path that follows the take to
 // the end of its statement list (the function's, or the loop body's)
 // keeps it, and every delete of the key sits off that path, in a branch
-// (the broker said no, the confirm timed out). Success keeps the key
+// taken on a failure (onFailure: the broker said no, the confirm timed
+// out). Success keeps the key
 // until its TTL, as the record that the work was done; the delete lets
 // the next run retry. A lock held across work is given back on that path
 // too, and a lock that leaks on an early return is given back on the
@@ -105,6 +108,11 @@ func (m *Model) claimKept(d *Call, key ast.Expr) bool {
 	}
 	if take == nil || take.Stmt == nil || m.passesKey(d.Decl, d.Expr, m.KeyID(key)) {
 		return false
+	}
+	for _, o := range dels {
+		if !m.onFailure(o) {
+			return false
+		}
 	}
 	w := &keptWalk{info: m.Pass.TypesInfo, take: take, dels: dels}
 	if as, ok := take.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
@@ -328,4 +336,82 @@ func (w *keptWalk) success(v ast.Expr) (took, ok bool) {
 // contains reports whether inner lies within n.
 func contains(n ast.Node, inner ast.Node) bool {
 	return n.Pos() <= inner.Pos() && inner.End() <= n.End()
+}
+
+// onFailure reports whether c sits, innermost, in a branch taken when
+// something failed: the body of an if on an error (err != nil), on a
+// negation (!ok, !c.Ack) or on either of those joined by ||, or a
+// select case that receives a timeout or a cancellation. A delete under
+// a compare of the value read back (value == token) is a release.
+func (m *Model) onFailure(c *Call) bool {
+	if c.File == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(c.File, c.Pos(), c.End())
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.IfStmt:
+			if i > 0 && path[i-1] == n.Body {
+				return m.failureCond(n.Cond)
+			}
+			if i > 0 && path[i-1] != n.Cond && path[i-1] != n.Init {
+				return false // the else branch
+			}
+		case *ast.CommClause:
+			return m.timeoutCase(n.Comm)
+		case *ast.CaseClause:
+			return false
+		}
+	}
+	return false
+}
+
+// failureCond reports whether cond holds when something failed: err !=
+// nil, !ok, or a || of which one side is such.
+func (m *Model) failureCond(cond ast.Expr) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		return e.Op == token.NOT
+	case *ast.BinaryExpr:
+		if e.Op == token.LOR {
+			return m.failureCond(e.X) || m.failureCond(e.Y)
+		}
+	}
+	return m.errorCheck(cond)
+}
+
+// timeoutCase reports whether a select case receives from a timer
+// (time.After, a Timer's or Ticker's C) or a context's Done.
+func (m *Model) timeoutCase(comm ast.Stmt) bool {
+	var recv ast.Expr
+	switch s := comm.(type) {
+	case *ast.ExprStmt:
+		recv = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			recv = s.Rhs[0]
+		}
+	}
+	u, ok := ast.Unparen(recv).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	switch x := ast.Unparen(u.X).(type) {
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, x).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			return false
+		}
+		if fn.Pkg().Path() == "time" && fn.Name() == "After" {
+			return true
+		}
+		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		return ok && fn.Name() == "Done" && typesx.HasContextMethods(info.TypeOf(sel.X))
+	case *ast.SelectorExpr:
+		return x.Sel.Name == "C" && (typesx.IsNamedOrPointer(info.TypeOf(x.X), "time", "Timer") || typesx.IsNamedOrPointer(info.TypeOf(x.X), "time", "Ticker"))
+	}
+	return false
 }
