@@ -12,38 +12,50 @@ import (
 )
 
 // ownRecord reports whether key, made by an unexported helper of the
-// package from a parameter that names the caller's own identity (the
-// node, instance or worker id), is a record of that taker rather than a
-// lock: a reservation written with SETNX under the node's own id and
-// deleted by the same id. Nobody else writes such a key, so no one
-// contends for it. Usage must agree: no command of the package compares
-// the value of a key of that helper (a compared GET, a script, DELEX or
-// SET IFEQ) or renews one, since an owner check or a renewal says lock.
-// A lock word in the key outweighs this and is decided before.
+// package or by fmt.Sprintf from parameters, one of which names the
+// caller's own identity (the node, instance or worker id), is a record
+// of that taker rather than a lock: a reservation written with SETNX
+// under group:<g>,id:<node> and deleted by the same id. Nobody else
+// writes such a key, so no one contends for it. A bare "id" is the
+// taker's only beside another part (the group); alone it is as likely
+// the resource's (lock:order:<id>). Usage must agree: no command of the
+// package compares the value of a key of that family (a compared GET, a
+// script, DELEX or SET IFEQ) or renews one, since an owner check or a
+// renewal says lock. A lock word in the key outweighs this and is
+// decided before.
 func (m *Model) ownRecord(key ast.Expr) bool {
-	call, fam := m.helperCall(key)
-	if call == nil || call.Ellipsis.IsValid() {
+	args := m.makerArgs(key)
+	if len(args) == 0 {
 		return false
 	}
 	info := m.Pass.TypesInfo
-	own := false
-	for _, a := range call.Args {
+	own, bare, parts := false, false, 0
+	for _, a := range args {
 		id, ok := ast.Unparen(a).(*ast.Ident)
 		if !ok {
 			continue
 		}
 		obj := info.Uses[id]
-		if _, param := m.defs.params[obj]; param && identityName(obj.Name()) {
+		if _, param := m.defs.params[obj]; !param {
+			continue
+		}
+		parts++
+		if identityName(obj.Name()) {
 			own = true
+			bare = bare || strings.EqualFold(obj.Name(), "id")
 		}
 	}
-	if !own {
+	if !own || bare && parts < 2 {
+		return false
+	}
+	fam, ok := m.counterFamily(key)
+	if !ok {
 		return false
 	}
 	for _, o := range m.Calls {
 		touches := false
 		for _, k := range o.Keys {
-			if f, ok := m.helperKey(k); ok && f == fam {
+			if f, ok := m.counterFamily(k); ok && f == fam {
 				touches = true
 			}
 		}
@@ -65,28 +77,37 @@ func (m *Model) ownRecord(key ast.Expr) bool {
 	return true
 }
 
-// helperCall returns the call of an unexported helper of the package
-// that makes key, through local variables, and the helper.
-func (m *Model) helperCall(key ast.Expr) (*ast.CallExpr, *types.Func) {
+// makerArgs returns the arguments of the call that makes key, through
+// local variables: an unexported helper of the package, or fmt.Sprintf
+// with a constant format.
+func (m *Model) makerArgs(key ast.Expr) []ast.Expr {
 	info := m.Pass.TypesInfo
 	for depth := 0; depth <= maxDepth; depth++ {
 		switch e := ast.Unparen(key).(type) {
 		case *ast.Ident:
 			def := m.keys.definition(info.ObjectOf(e))
 			if def == nil {
-				return nil, nil
+				return nil
 			}
 			key = def
 			continue
 		case *ast.CallExpr:
 			fn, _ := typeutil.Callee(info, e).(*types.Func)
-			if fn != nil && fn.Pkg() == m.Pass.Pkg && !fn.Exported() {
-				return e, fn
+			if fn == nil || fn.Pkg() == nil || e.Ellipsis.IsValid() {
+				return nil
+			}
+			if fn.Pkg() == m.Pass.Pkg && !fn.Exported() {
+				return e.Args
+			}
+			if fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(e.Args) > 1 {
+				if _, ok := constStringOf(info, e.Args[0]); ok {
+					return e.Args[1:]
+				}
 			}
 		}
-		return nil, nil
+		return nil
 	}
-	return nil, nil
+	return nil
 }
 
 // identityName reports whether a parameter's name says it is the
