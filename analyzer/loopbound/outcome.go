@@ -46,6 +46,9 @@ type outcomes struct {
 	// results (a lock handle) say nothing about it.
 	command bool
 	success bool
+	// errored: the acquire failed with an error (Redis down, a timeout)
+	// rather than finding the key taken.
+	errored bool
 	// tags maps a case expression of a tag switch to the tag.
 	tags map[ast.Expr]ast.Expr
 }
@@ -59,6 +62,14 @@ func newOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.E
 			o.result = c.Outer
 		}
 	}
+	return o
+}
+
+// newErrorOutcomes is newOutcomes for an acquire that failed with an
+// error: its error is not nil, and it took nothing.
+func newErrorOutcomes(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.Expr) *outcomes {
+	o := newOutcomes(m, call, tags, false)
+	o.errored = true
 	return o
 }
 
@@ -83,6 +94,12 @@ func (o *outcomes) results() []outcome {
 	out := make([]outcome, len(ts))
 	for i, t := range ts {
 		switch {
+		case o.errored && typesx.IsError(t):
+			out[i] = notNil
+		case o.errored && typesx.IsBool(t):
+			out[i] = isFalse
+		case o.errored && o.command && isReply(t):
+			out[i] = replyOther
 		case typesx.IsBool(t) && o.success:
 			out[i] = isTrue
 		case typesx.IsBool(t):

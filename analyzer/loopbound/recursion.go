@@ -56,7 +56,9 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 				if newOutcomes(m, t, tags, true).reaches(g, all, isSelf) {
 					continue // it recurses after success too: a walk, not a retry
 				}
-				if newOutcomes(m, t, tags, false).reaches(g, all, isSelf) {
+				// A call of itself on an error retries as well: while
+				// Redis is down, forever, and the stack grows.
+				if newOutcomes(m, t, tags, false).reaches(g, all, isSelf) || newErrorOutcomes(m, t, tags).reaches(g, all, isSelf) {
 					retried = t
 					break
 				}
