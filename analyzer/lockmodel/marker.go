@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Marker reports whether an acquire takes a key that nothing in the
@@ -240,18 +238,6 @@ func (m *Model) closedKey(c *Call, key ast.Expr) bool {
 	return closed
 }
 
-// returned reports whether c sits in a return statement of its function.
-func returned(c *Call) bool {
-	body := FuncBody(c.Func)
-	if body == nil {
-		return false
-	}
-	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
-		ret, ok := n.(*ast.ReturnStmt)
-		return ok && ret.Pos() <= c.Pos() && c.End() <= ret.End(), false
-	})
-}
-
 // passesKey reports whether d hands the key with identity id to a call
 // other than by that is not a command (fix.Release(ctx, rdb, key, token),
 // a helper of its own): that call may release it. A function of the
@@ -366,41 +352,4 @@ func (m *Model) wholeKey(k ast.Expr) bool {
 		return false
 	}
 	return true
-}
-
-// replyReturned reports whether the first value c's statement assigns
-// (the reply: ok in ok, err := rdb.SetNX(...).Result()) is named in a
-// return statement of c's function: the caller learns whether it holds
-// the key, and may release it elsewhere.
-func (m *Model) replyReturned(c *Call) bool {
-	as, ok := c.Stmt.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) == 0 || !(as.Pos() <= c.Pos() && c.End() <= as.End()) {
-		return false
-	}
-	id, ok := as.Lhs[0].(*ast.Ident)
-	if !ok || id.Name == "_" {
-		return false
-	}
-	info := m.Pass.TypesInfo
-	reply := info.ObjectOf(id)
-	body := FuncBody(c.Func)
-	if reply == nil || body == nil {
-		return false
-	}
-	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
-		ret, ok := n.(*ast.ReturnStmt)
-		return ok && refers(info, ret, reply), ok
-	})
-}
-
-// refers reports whether n names obj.
-func refers(info *types.Info, n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -1,11 +1,15 @@
 package lockmodel
 
 // How a command's reply is used: compared with a token (an owner check),
-// with the constant 1 (an INCR used as an acquire), or read as data.
+// with the constant 1 (an INCR used as an acquire), read as data, or
+// returned to the caller.
 
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // constant reports whether e is a constant, or a local variable whose one
@@ -71,6 +75,55 @@ func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
 					}
 				}
 			}
+		}
+		return !found
+	})
+	return found
+}
+
+// returned reports whether c sits in a return statement of its function.
+func returned(c *Call) bool {
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && ret.Pos() <= c.Pos() && c.End() <= ret.End(), false
+	})
+}
+
+// replyReturned reports whether the first value c's statement assigns
+// (the reply: ok in ok, err := rdb.SetNX(...).Result()) is named in a
+// return statement of c's function: the caller learns whether it holds
+// the key, and may release it elsewhere.
+func (m *Model) replyReturned(c *Call) bool {
+	as, ok := c.Stmt.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) == 0 || !(as.Pos() <= c.Pos() && c.End() <= as.End()) {
+		return false
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	reply := info.ObjectOf(id)
+	body := FuncBody(c.Func)
+	if reply == nil || body == nil {
+		return false
+	}
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && refers(info, ret, reply), ok
+	})
+}
+
+// refers reports whether n names obj.
+func refers(info *types.Info, n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
 		}
 		return !found
 	})
