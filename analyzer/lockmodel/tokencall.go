@@ -23,15 +23,7 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
 	recv := fn.Type().(*types.Signature).Recv()
-	withRecv := func() TokenOrigin {
-		parts := []TokenOrigin{t.args(call.Args, st, depth)}
-		if recv != nil {
-			if x := recvOf(call); x != nil {
-				parts = append(parts, t.expr(x, st, depth+1))
-			}
-		}
-		return concat(parts...)
-	}
+	withRecv := func() TokenOrigin { return t.withRecv(call, recv != nil, st, depth) }
 	known := knowledge[path] != nil
 	switch a := lookup(fn); {
 	case a == apiFresh:
@@ -82,6 +74,18 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 		return src
 	}
 	return TokenOrigin{}
+}
+
+// withRecv is the origin of a call that is as unique as its arguments
+// and, for a method, its receiver.
+func (t *Tokens) withRecv(call *ast.CallExpr, method bool, st *tokenState, depth int) TokenOrigin {
+	parts := []TokenOrigin{t.args(call.Args, st, depth)}
+	if method {
+		if x := recvOf(call); x != nil {
+			parts = append(parts, t.expr(x, st, depth+1))
+		}
+	}
+	return concat(parts...)
 }
 
 // written is the origin of what was written into the buffer x names.
