@@ -58,6 +58,11 @@
 //     lock and acquires it again: a renewal or release still in flight
 //     from one round passes the owner check of the next.
 //
+// A lock package's exported constructor that keeps a parameter in the
+// field its acquire stores (dlock.NewMutex(client, key, owner)), with no
+// other code setting that field, leaves the token to its callers: a call
+// in another package that gives it one of these values is reported there.
+//
 // A token made once per call and reused by the retries of that one
 // acquisition is correct and stays silent, as are tokens from crypto/rand,
 // github.com/google/uuid and github.com/gofrs/uuid, helpers of the package
