@@ -45,6 +45,10 @@ type defIndex struct {
 	uses  map[types.Object]int
 	// params are the parameters of the package's functions.
 	params map[types.Object]param
+	// foreign are the calls of other packages' exported functions (not
+	// methods) that return a value: the constructors among them may keep
+	// an argument as a lock's token (TokenParam).
+	foreign []callSite
 }
 
 // callSite is a call and the function declaration it is in.
@@ -204,6 +208,10 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 		d.write(n, fn)
 		if f, ok := typeutil.Callee(d.info, n).(*types.Func); ok && f.Pkg() == d.pkg {
 			d.calls[f.Origin()] = append(d.calls[f.Origin()], callSite{n, fn})
+		} else if ok && f.Pkg() != nil && f.Exported() {
+			if sig := f.Type().(*types.Signature); sig.Recv() == nil && sig.Results().Len() > 0 && len(n.Args) > 0 {
+				d.foreign = append(d.foreign, callSite{n, fn})
+			}
 		}
 	}
 }

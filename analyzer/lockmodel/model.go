@@ -48,6 +48,9 @@ type Model struct {
 	methods  map[methodFamily]*takeDrop
 	// obtains are the calls of the lock library's acquire (Obtains).
 	obtains []*ast.CallExpr
+	// ctorTokens are the calls of other packages' constructors that keep
+	// an argument as a lock's token (CtorTokens).
+	ctorTokens []CtorToken
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -75,7 +78,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -136,6 +139,8 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	m.ctorTokens = m.ctorCalls()
+	exportTokenParams(m)
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
 	}

@@ -233,6 +233,11 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) Tok
 		// id, err := strconv.ParseUint(s, 10, 64): as unique as s.
 		return t.args(call.Args, st, depth)
 	}
+	if fn.Type().(*types.Signature).Recv() != nil && knowledge[fn.Pkg().Path()] != nil {
+		// b, err := time.Now().MarshalText(): a known type's method, read
+		// as call reads one with a single result.
+		return t.withRecv(call, true, st, depth)
+	}
 	return TokenOrigin{}
 }
 

@@ -23,15 +23,7 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
 	recv := fn.Type().(*types.Signature).Recv()
-	withRecv := func() TokenOrigin {
-		parts := []TokenOrigin{t.args(call.Args, st, depth)}
-		if recv != nil {
-			if x := recvOf(call); x != nil {
-				parts = append(parts, t.expr(x, st, depth+1))
-			}
-		}
-		return concat(parts...)
-	}
+	withRecv := func() TokenOrigin { return t.withRecv(call, recv != nil, st, depth) }
 	known := knowledge[path] != nil
 	switch a := lookup(fn); {
 	case a == apiFresh:
@@ -78,10 +70,25 @@ func (t *Tokens) call(call *ast.CallExpr, st *tokenState, depth int) TokenOrigin
 	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
 		return t.helper(decl, st, depth)
 	}
+	if impls := t.implemented(fn); impls != nil {
+		return t.implementedOrigin(impls, st, depth)
+	}
 	if src, ok := t.importedHelper(fn, call); ok {
 		return src
 	}
 	return TokenOrigin{}
+}
+
+// withRecv is the origin of a call that is as unique as its arguments
+// and, for a method, its receiver.
+func (t *Tokens) withRecv(call *ast.CallExpr, method bool, st *tokenState, depth int) TokenOrigin {
+	parts := []TokenOrigin{t.args(call.Args, st, depth)}
+	if method {
+		if x := recvOf(call); x != nil {
+			parts = append(parts, t.expr(x, st, depth+1))
+		}
+	}
+	return concat(parts...)
 }
 
 // written is the origin of what was written into the buffer x names.
@@ -133,6 +140,40 @@ func (t *Tokens) helper(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrig
 	return src
 }
 
+// implemented returns the declarations of the implementations in the
+// package of fn, a method of an interface the package declares, or nil
+// when it has none or one has no body to read.
+func (t *Tokens) implemented(fn *types.Func) []*ast.FuncDecl {
+	if fn.Pkg() != t.m.Pass.Pkg {
+		return nil
+	}
+	impls := t.m.implementations(fn)
+	decls := make([]*ast.FuncDecl, 0, len(impls))
+	for _, impl := range impls {
+		decl := t.m.defs.funcs[impl.Origin()]
+		if decl == nil || decl.Body == nil {
+			return nil
+		}
+		decls = append(decls, decl)
+	}
+	if len(decls) == 0 {
+		return nil
+	}
+	return decls
+}
+
+// implementedOrigin is the origin of what a call of an interface method
+// returns, read through its implementations in the package (a getter of
+// the field the value is kept in): one decides; several decide only when
+// all are weak, or all fresh, as the return statements of one helper do.
+func (t *Tokens) implementedOrigin(impls []*ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	srcs := make([]TokenOrigin, 0, len(impls))
+	for _, decl := range impls {
+		srcs = append(srcs, t.helper(decl, st, depth))
+	}
+	return alt(srcs)
+}
+
 // helperOrigin is the origin of what decl returns.
 func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	if st.seen[decl] {
@@ -160,7 +201,9 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 	if len(rets) == 0 {
 		return TokenOrigin{}
 	}
-	inner := &tokenState{decl: decl, seen: st.seen}
+	// A method (a getter of the struct the key is read from) keeps the
+	// acquire's handle; a function's value is its own.
+	inner := &tokenState{decl: decl, handle: st.handle && decl.Recv != nil, seen: st.seen}
 	srcs := make([]TokenOrigin, 0, len(rets))
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))

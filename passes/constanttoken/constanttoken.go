@@ -48,10 +48,20 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		acquires = append(acquires, c)
 	}
+	toks := m.Tokens()
+	for _, ct := range m.CtorTokens() {
+		if !tests && m.InTestFile(ct.Call) {
+			continue
+		}
+		// An identity drawn once and given to every handle may be a
+		// leader's, which the key in the other package would tell.
+		if src := toks.ClassifyArg(ct); src.Origin.Weak() && !src.Drawn {
+			reportCtor(pass, ct, src)
+		}
+	}
 	if len(acquires) == 0 {
 		return nil, nil
 	}
-	toks := m.Tokens()
 	loops := &reuse{pass: pass, m: m}
 	for _, c := range acquires {
 		src := toks.Classify(c)
@@ -85,6 +95,26 @@ func reportWeak(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, src 
 			diag.KeyText(m, c, c.Key()), diag.Trail(src.Trail), useFresh(m, c)),
 	}
 	if src.At != nil && (src.At.Pos() < c.Pos() || src.At.Pos() >= c.End()) {
+		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
+	}
+	diag.Report(pass, d)
+}
+
+// reportCtor reports a call of another package's constructor that gives
+// the token of the lock its value acquires: the finding is here, where
+// the value is chosen.
+func reportCtor(pass *analysis.Pass, ct lockmodel.CtorToken, src lockmodel.TokenOrigin) {
+	key := diag.Quote(ct.Fact.Key)
+	if k := ct.KeyArg(); k != nil {
+		key = diag.Code(pass.Fset, k)
+	}
+	d := analysis.Diagnostic{
+		Pos: ct.Call.Pos(),
+		End: ct.Call.End(),
+		Message: fmt.Sprintf("lock key %s acquired with a non-unique token (%s); use %s or a crypto/rand token",
+			key, diag.Trail(src.Trail), diag.Use(ct.Library(), "Obtain")),
+	}
+	if arg := ct.Arg(); src.At != nil && (src.At.Pos() < arg.Pos() || src.At.Pos() >= arg.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
 	}
 	diag.Report(pass, d)

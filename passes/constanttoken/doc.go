@@ -35,8 +35,10 @@
 // The analyzer reports an acquire of a lock key whose value is, after
 // following local variables, helpers (of the package, and exported
 // functions of other packages of the module, through facts, such as a
-// util.RandString), struct fields, and what is written into a slice, a
-// bytes.Buffer or a strings.Builder:
+// util.RandString), an interface's methods through what their
+// implementations in the package return (when they agree: a weak one
+// beside a fresh one is not followed), struct fields, and what is written
+// into a slice, a bytes.Buffer or a strings.Builder:
 //
 //   - a literal or constant (1, "locked", true), or a package-level
 //     variable;
@@ -56,15 +58,21 @@
 //     lock and acquires it again: a renewal or release still in flight
 //     from one round passes the owner check of the next.
 //
+// A lock package's exported constructor that keeps a parameter in the
+// field its acquire stores (dlock.NewMutex(client, key, owner)), with no
+// other code setting that field, leaves the token to its callers: a call
+// in another package that gives it one of these values is reported there.
+//
 // A token made once per call and reused by the retries of that one
 // acquisition is correct and stays silent, as are tokens from crypto/rand,
 // github.com/google/uuid and github.com/gofrs/uuid, helpers of the package
 // whose body draws from those, a token passed in as a parameter, and any
 // value whose origin the analyzer cannot follow. A key that is built from
-// the fields of the struct holding the token (l.key, "lock:"+l.name) makes
-// that struct a handle for one lock, usually made per acquisition, and a
-// token set in its constructor stays silent. Acquires in _test.go files,
-// which store fixed values on purpose, are checked only with -tests.
+// the fields of the struct holding the token (l.key, "lock:"+l.name, or a
+// getter l.Key()) makes that struct a handle for one lock, usually made
+// per acquisition, and a token set in its constructor stays silent.
+// Acquires in _test.go files, which store fixed values on purpose, are
+// checked only with -tests.
 //
 // There is no suggested fix: the token is compared again on release and
 // renewal, often in another function, in a Lua script or in another

@@ -3,8 +3,9 @@
 // time.Now().UnixNano() formatted once in its constructor, and the pool's
 // Lock reads key and owner through the NamedLock interface the mutex
 // implements. Two mutexes made in one tick, or on two hosts, share the
-// owner, and Unlock's compare passes for either. The near miss is the same
-// shape with an owner drawn from uuid in the constructor.
+// owner, and Unlock's compare passes for either. The near misses are the
+// same shape with an owner drawn from uuid in the constructor, and a getter
+// whose two implementations disagree (a fixed owner and a random one).
 package ifacegetter
 
 import (
@@ -97,4 +98,31 @@ func (p *Provider) Release(l HeldLease) error {
 	defer conn.Close()
 	_, err := unlockScript.Do(conn, l.Key(), l.Token())
 	return err
+}
+
+type JobOwner interface {
+	OwnerID() string
+}
+
+type fixedOwner struct{}
+
+func (fixedOwner) OwnerID() string { return "single" }
+
+type jobOwner struct{ job string }
+
+func (o jobOwner) OwnerID() string { return o.job + ":" + uuid.NewString() }
+
+// Near miss (silent): the two implementations disagree, a fixed owner for
+// a single process beside a random one per run; which one reaches RunJob
+// is not in sight.
+func (p *Provider) RunJob(key string, o JobOwner, work func()) error {
+	conn := p.pool.Get()
+	defer conn.Close()
+	tok := o.OwnerID()
+	if _, err := redis.String(conn.Do("SET", key, tok, "PX", p.ttl.Milliseconds(), "NX")); err != nil {
+		return err
+	}
+	defer unlockScript.Do(conn, key, tok)
+	work()
+	return nil
 }
