@@ -48,6 +48,10 @@ type Model struct {
 	methods  map[methodFamily]*takeDrop
 	// obtains are the calls of the lock library's acquire (Obtains).
 	obtains []*ast.CallExpr
+	// ownedRelease are the package's functions that release a key they
+	// are passed owner checked, with that parameter's index
+	// (ownedReleasers).
+	ownedRelease map[*types.Func]int
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -123,6 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 			m.scriptAcquire(c)
 		}
 	}
+	m.ownedRelease = m.ownedReleasers()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
