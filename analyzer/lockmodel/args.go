@@ -121,14 +121,18 @@ func constStringOf(info *types.Info, e ast.Expr) (string, bool) {
 
 // noTTL reports whether an expiry argument means "no expiry": constant
 // zero, or a negative constant such as go-redis KeepTTL, which on a key NX
-// just created keeps no TTL at all.
+// just created keeps no TTL at all; or a numeric field that nothing sets
+// (s.opts.TTL, see unset), which is zero.
 func (b *builder) noTTL(e ast.Expr) bool {
 	if e == nil {
 		return true
 	}
 	tv, ok := b.pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil {
+	if !ok {
 		return false
+	}
+	if tv.Value == nil {
+		return isNumber(tv.Type) && b.m.defs.unset(e)
 	}
 	switch tv.Value.Kind() {
 	case constant.Int, constant.Float:

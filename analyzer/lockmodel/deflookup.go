@@ -127,3 +127,18 @@ func (d *defIndex) fieldValue(field types.Object) ast.Expr {
 	}
 	return nil
 }
+
+// returned returns fn's declaration and the one expression it returns,
+// when fn is a function of the package whose body is only that return
+// (func nxArgs() redis.SetArgs { return redis.SetArgs{Mode: "NX"} }).
+func (d *defIndex) returned(fn *types.Func) (*ast.FuncDecl, ast.Expr) {
+	decl := d.funcs[fn]
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 {
+		return nil, nil
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil
+	}
+	return decl, ret.Results[0]
+}

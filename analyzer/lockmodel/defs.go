@@ -23,6 +23,10 @@ type defIndex struct {
 	// fields are the values stored into struct fields: assignments and
 	// composite literals.
 	fields map[types.Object][]fieldStore
+	// shared are the fields whose address is taken (&s.f, or a method with
+	// a pointer receiver called on s.f) or that are stepped (s.f++): they
+	// may change where no store of the index shows it.
+	shared map[types.Object]bool
 	// elems are the values stored into the elements of a variable's
 	// slice, array or map (b[i] = v), or written into its bytes.Buffer or
 	// strings.Builder (b.WriteByte(v)).
@@ -90,6 +94,7 @@ func newDefIndex(files []*ast.File, info *types.Info, pkg *types.Package) *defIn
 		pkg:    pkg,
 		vars:   map[types.Object][]def{},
 		fields: map[types.Object][]fieldStore{},
+		shared: map[types.Object]bool{},
 		elems:  map[types.Object][]fieldStore{},
 		funcs:  map[types.Object]*ast.FuncDecl{},
 		fills:  map[types.Object]TokenOrigin{},
@@ -178,6 +183,14 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
 			d.add(id, def{fn: fn})
 		}
+		d.share(n.X)
+	case *ast.SelectorExpr:
+		if sel := d.info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal {
+			if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil && isPointer(sig.Recv().Type()) && !isPointer(d.info.TypeOf(n.X)) {
+				// s.f.Load(): the method gets &s.f.
+				d.share(n.X)
+			}
+		}
 	case *ast.RangeStmt:
 		for _, e := range []ast.Expr{n.Key, n.Value} {
 			if id, ok := e.(*ast.Ident); ok {
@@ -200,6 +213,9 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 	case *ast.UnaryExpr:
 		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
 			d.add(id, def{fn: fn, addr: true})
+		}
+		if n.Op == token.AND {
+			d.share(n.X)
 		}
 	case *ast.CompositeLit:
 		d.composite(n, fn)

@@ -197,3 +197,80 @@ func TestDefIndex(t *testing.T) {
 		t.Errorf("funcs lacks two")
 	}
 }
+
+const unsetSource = `package p
+
+type Options struct{ TTL, Wait int64 }
+
+type S struct {
+	opts   Options
+	shared Options
+	loaded Options
+	set    Options
+	Public Options
+	ptr    *Options
+	lease  int64
+	idle   int64
+	bumped int64
+}
+
+func (o *Options) Load() {}
+
+func New() *S { return &S{lease: 1, set: Options{Wait: 1}} }
+
+func (s *S) use() []int64 {
+	_ = &s.shared
+	s.loaded.Load()
+	s.bumped++
+	return []int64{s.opts.TTL, s.shared.TTL, s.loaded.TTL, s.set.TTL, s.Public.TTL, s.ptr.TTL, s.lease, s.idle, s.bumped}
+}
+`
+
+// TestUnsetFields pins down which field reads are zero wherever they are
+// read: nothing of the package stores into the field or shares its
+// address, and no other package can reach it.
+func TestUnsetFields(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", unsetSource, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+	}
+	pkg, err := (&types.Config{}).Check("p", fset, []*ast.File{file}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDefIndex([]*ast.File{file}, info, pkg)
+	want := map[string]bool{
+		"s.opts.TTL":   true, // opts is never set: a zero Options
+		"s.idle":       true,
+		"s.shared.TTL": false, // &s.shared
+		"s.loaded.TTL": false, // a pointer method gets &s.loaded
+		"s.set.TTL":    false, // set is stored by New
+		"s.Public.TTL": false, // exported: other packages set it
+		"s.ptr.TTL":    false, // a nil holder has no field
+		"s.lease":      false, // stored by New
+		"s.bumped":     false, // s.bumped++
+	}
+	var lit *ast.CompositeLit
+	ast.Inspect(file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CompositeLit); ok && len(c.Elts) == len(want) {
+			lit = c
+		}
+		return true
+	})
+	if lit == nil {
+		t.Fatal("no list of reads")
+	}
+	for _, e := range lit.Elts {
+		name := types.ExprString(e)
+		if got := d.unset(e); got != want[name] {
+			t.Errorf("unset(%s) = %v, want %v", name, got, want[name])
+		}
+	}
+}

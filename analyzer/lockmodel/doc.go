@@ -42,9 +42,9 @@
 //   - which expressions are the same key: keys.go; same slot: slot.go
 //   - is the key a lock: lockkey.go, with the words (lockword.go,
 //     keynames.go), sibling methods (siblings.go), helper pairs
-//     (paired.go), key families read or counted as data (families.go),
-//     keys unique to one run (runkey.go) and a taker's own records
-//     (ownrecord.go)
+//     (paired.go), owner-checked release helpers (ownedrelease.go), key
+//     families read or counted as data (families.go), keys unique to one
+//     run (runkey.go) and a taker's own records (ownrecord.go)
 //   - leader leases: leader.go; one-shot markers: marker.go; undo on
 //     failure: undo.go, and claims kept on success: claim.go
 //   - the token an acquire stores: token.go, tokencall.go, origin.go,

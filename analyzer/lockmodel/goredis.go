@@ -3,6 +3,8 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // goRedisCmd describes one go-redis method: the command it sends and the
@@ -209,7 +211,8 @@ func firstParam(b *builder, lit *ast.FuncLit) types.Object {
 }
 
 // compositeOf returns the composite literal an options argument is, either
-// directly or through a local variable assigned exactly once.
+// directly, through a local variable assigned exactly once, or through a
+// helper of the package whose body only returns it (nxArgs()).
 func (b *builder) compositeOf(e ast.Expr) *ast.CompositeLit {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok {
@@ -221,6 +224,17 @@ func (b *builder) compositeOf(e ast.Expr) *ast.CompositeLit {
 	if def := b.m.keys.definition(b.objOf(e)); def != nil {
 		if lit, ok := ast.Unparen(def).(*ast.CompositeLit); ok {
 			return lit
+		}
+	}
+	if call, ok := e.(*ast.CallExpr); ok {
+		if fn, ok := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func); ok {
+			if _, res := b.m.defs.returned(fn.Origin()); res != nil {
+				if u, ok := ast.Unparen(res).(*ast.UnaryExpr); ok {
+					res = u.X
+				}
+				lit, _ := ast.Unparen(res).(*ast.CompositeLit)
+				return lit
+			}
 		}
 	}
 	return nil
@@ -257,7 +271,7 @@ func (b *builder) setArgs(c *Call, a ast.Expr) {
 		case "MatchValue":
 			c.Match = kv.Value
 		case "TTL", "ExpireAt":
-			if !b.noTTL(kv.Value) || !isConst(b, kv.Value) {
+			if !b.noTTL(kv.Value) {
 				c.TTL, c.NoTTL = kv.Value, false
 			}
 		case "KeepTTL":
@@ -308,9 +322,4 @@ func (b *builder) delExArgs(c *Call, a ast.Expr) {
 			c.Match = kv.Value
 		}
 	}
-}
-
-func isConst(b *builder, e ast.Expr) bool {
-	tv, ok := b.pass.TypesInfo.Types[e]
-	return ok && tv.Value != nil
 }

@@ -6,6 +6,7 @@ package lockmodel
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -197,16 +198,16 @@ func (k *keyIndex) family(sb *strings.Builder, e ast.Expr, depth int) bool {
 // the same Redis key: equal identities, and no variable in them reassigned
 // between the two calls.
 func (m *Model) SameKey(ca *Call, a ast.Expr, cb *Call, b ast.Expr) bool {
-	if a == nil || b == nil {
+	return m.sameKeyBetween(a, ca.Pos(), b, cb.Pos())
+}
+
+// sameKeyBetween is SameKey for two expressions at positions pa and pb:
+// the same identity, and nothing it is built from assigned in between.
+func (m *Model) sameKeyBetween(a ast.Expr, pa token.Pos, b ast.Expr, pb token.Pos) bool {
+	if a == nil || b == nil || m.KeyID(a) != m.KeyID(b) {
 		return false
 	}
-	if m.KeyID(a) != m.KeyID(b) {
-		return false
-	}
-	lo, hi := ca.Pos(), cb.Pos()
-	if lo > hi {
-		lo, hi = hi, lo
-	}
+	lo, hi := min(pa, pb), max(pa, pb)
 	changed := false
 	ast.Inspect(a, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {

@@ -19,3 +19,7 @@ func LuaCalls(src string) []*LuaCall { return lua.Calls(src) }
 // LuaAcquires reports whether calls[i] takes its key only if it is free
 // (see lua.Acquires).
 func LuaAcquires(calls []*LuaCall, i int) bool { return lua.Acquires(calls, i) }
+
+// LuaChecked reports whether the script compares a read of KEYS[k] with
+// an owner's value before w (see lua.Checked).
+func LuaChecked(calls []*LuaCall, w *LuaCall, k int) bool { return lua.Checked(calls, w, k) }

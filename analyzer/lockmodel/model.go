@@ -51,6 +51,10 @@ type Model struct {
 	// ctorTokens are the calls of other packages' constructors that keep
 	// an argument as a lock's token (CtorTokens).
 	ctorTokens []CtorToken
+	// ownedRelease are the package's functions that release a key they
+	// are passed owner checked, with that parameter's index
+	// (ownedReleasers).
+	ownedRelease map[*types.Func]int
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -126,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 			m.scriptAcquire(c)
 		}
 	}
+	m.ownedRelease = m.ownedReleasers()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()

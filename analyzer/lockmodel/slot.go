@@ -145,12 +145,8 @@ func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, 
 	if fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(call.Args) > 0 && !call.Ellipsis.IsValid() {
 		return k.sprintfShape(call, env, depth)
 	}
-	decl := k.m.defs.funcs[fn]
-	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || call.Ellipsis.IsValid() {
-		return nil, false
-	}
-	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
+	_, res := k.m.defs.returned(fn)
+	if res == nil || call.Ellipsis.IsValid() {
 		return nil, false
 	}
 	sig := fn.Type().(*types.Signature)
@@ -161,7 +157,7 @@ func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, 
 	for i := range sig.Params().Len() {
 		inner[sig.Params().At(i)] = k.shape(call.Args[i], env, depth+1)
 	}
-	return k.shape(ret.Results[0], inner, depth+1), true
+	return k.shape(res, inner, depth+1), true
 }
 
 // sprintfShape reads fmt.Sprintf("lock:{%s}", id). %s, %v and %d print a

@@ -109,3 +109,41 @@ func (d *defIndex) fill(call *ast.CallExpr) {
 		}
 	}
 }
+
+// share records that the field e selects may change through its address.
+func (d *defIndex) share(e ast.Expr) {
+	if s, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+		if sel := d.info.Selections[s]; sel != nil && sel.Kind() == types.FieldVal {
+			d.shared[sel.Obj()] = true
+		}
+	}
+}
+
+// unset reports whether e reads a field that holds its zero value wherever
+// it is read: nothing in the package stores into it or shares its address,
+// and no other package can, since the field is unexported, or the struct
+// it is selected from is an unexported field that is itself unset
+// (s.opts.TTL, with opts never set). A field of a generic type, or one
+// reached through an embedded field, is not followed.
+func (d *defIndex) unset(e ast.Expr) bool {
+	s, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := d.info.Selections[s]
+	if sel == nil || sel.Kind() != types.FieldVal || len(sel.Index()) != 1 {
+		return false
+	}
+	f, ok := sel.Obj().(*types.Var)
+	if !ok || f.Origin() != f || f.Pkg() == nil || len(d.fields[f]) > 0 || d.shared[f] {
+		return false
+	}
+	if f.Pkg() == d.pkg && !f.Exported() {
+		return true
+	}
+	if isPointer(d.info.TypeOf(s.X)) {
+		// A nil holder has no field to read.
+		return false
+	}
+	return d.unset(s.X)
+}

@@ -61,3 +61,19 @@ func goRedisTypeName(t types.Type) string {
 	}
 	return n.Obj().Name()
 }
+
+// isPointer reports whether t's underlying type is a pointer.
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// isNumber reports whether t's underlying type is an integer or a float:
+// a duration, seconds or milliseconds.
+func isNumber(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0
+}

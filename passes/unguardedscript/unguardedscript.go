@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if k == 0 || (i > 0 && verb == "extends") {
 					continue
 				}
-				if checked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) {
+				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) {
 					continue
 				}
 				why, ok := lockish(m, c, calls, w, i, k)
@@ -83,16 +83,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// checked reports whether the script compares a read of key k before w.
-func checked(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
-	for _, g := range calls {
-		if g.ReadsOwner() && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
-			return true
-		}
-	}
-	return false
 }
 
 // checkedAlias reports whether the script checks the owner on another

@@ -97,6 +97,21 @@ func absentBefore(calls []*Call, a *Call) bool {
 	return false
 }
 
+// Checked reports whether the script compares a read of KEYS[k] with a
+// value that can be an owner's before w: the guard of a compare-and-delete
+// or a compare-and-renew.
+func Checked(calls []*Call, w *Call, k int) bool {
+	if k == 0 {
+		return false
+	}
+	for _, g := range calls {
+		if g.ReadsOwner() && g.Key() == k && g.CheckedAt >= 0 && g.CheckedAt < w.At {
+			return true
+		}
+	}
+	return false
+}
+
 // SetsTTL reports whether the script gives a's key a TTL: in the SET
 // itself or with an EXPIRE-family command on it.
 func SetsTTL(calls []*Call, a *Call) bool {

@@ -58,6 +58,35 @@ func TestLuaCallsOwnerCheck(t *testing.T) {
 	}
 }
 
+func TestLuaCheckedBeforeDelete(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		checked   bool
+	}{
+		{"compareAndDelete", `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end`, true},
+		{"otherKeyCompared", `if redis.call('get', KEYS[2]) == ARGV[1] then return redis.call('del', KEYS[1]) end`, false},
+		{"comparedAfter", "redis.call('del', KEYS[1])\nif redis.call('get', KEYS[1]) == ARGV[1] then end", false},
+		{"constantCompared", `if redis.call('get', KEYS[1]) == "1" then return redis.call('del', KEYS[1]) end`, false},
+		{"plainDelete", `return redis.call('del', KEYS[1])`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := Calls(tc.src)
+			var del *Call
+			for _, c := range calls {
+				if c.Removes() {
+					del = c
+				}
+			}
+			if del == nil {
+				t.Fatal("no delete")
+			}
+			if got := Checked(calls, del, 1); got != tc.checked {
+				t.Errorf("Checked = %v, want %v", got, tc.checked)
+			}
+		})
+	}
+}
+
 func TestLuaCallsKeys(t *testing.T) {
 	src := "local lock_key, fence = KEYS[1], KEYS[2]\nlocal other = KEYS[1] .. ':x'\n" +
 		"redis.pcall('DEL', lock_key)\nredis.call('incr', fence)\nredis.call('del', other, KEYS[3], KEYS[n])"

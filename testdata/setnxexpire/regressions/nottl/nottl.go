@@ -3,7 +3,8 @@
 // from a helper, and no EXPIRE anywhere. The keys name no lock; they are
 // locks because releaseOwned, an owner-checked release, deletes them
 // after the work. A holder that crashes keeps them forever. The near
-// misses set a TTL in the acquire.
+// misses set a TTL in the acquire, or take it from a field that the
+// constructor sets.
 package nottl
 
 import (
@@ -75,5 +76,25 @@ func (s *Syncer) SyncStock(ctx context.Context, sync func()) {
 		return
 	}
 	defer releaseOwned(ctx, s.rdb, "sync:stock", token)
+	sync()
+}
+
+// Leaser's lease is set by its constructor, from the caller.
+type Leaser struct {
+	rdb   *redis.Client
+	lease time.Duration
+}
+
+func NewLeaser(rdb *redis.Client, lease time.Duration) *Leaser {
+	return &Leaser{rdb: rdb, lease: lease}
+}
+
+// Near miss (silent): the TTL field is set where the Leaser is made.
+func (l *Leaser) SyncLeases(ctx context.Context, sync func()) {
+	token := uuid.NewString()
+	if !l.rdb.SetNX(ctx, "sync:leases", token, l.lease).Val() {
+		return
+	}
+	defer releaseOwned(ctx, l.rdb, "sync:leases", token)
 	sync()
 }
