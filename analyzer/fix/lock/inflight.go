@@ -34,9 +34,18 @@ type lateAttempt struct {
 func (lt *lateAttempt) abandon() {
 	lt.mu.Lock()
 	lt.abandoned = true
-	lt.handled = make(chan struct{})
-	lt.cond.L = &lt.mu
+	lt.prepare()
 	lt.mu.Unlock()
+}
+
+// prepare makes what the late reply and the release wait with. The reply
+// may come first: bounded hands it over as soon as it stops waiting, before
+// Obtain's goroutine calls abandon. Called with mu held.
+func (lt *lateAttempt) prepare() {
+	if lt.handled == nil {
+		lt.handled = make(chan struct{})
+		lt.cond.L = &lt.mu
+	}
 }
 
 // settle records Obtain's outcome, l or nil; the first call counts.
@@ -58,6 +67,7 @@ func (lt *lateAttempt) settle(l *Lock) {
 // point where its release waits for this reply.
 func (lt *lateAttempt) reply(maybeSet bool, remove func()) {
 	lt.mu.Lock()
+	lt.prepare()
 	for !lt.settled {
 		lt.cond.Wait()
 	}
