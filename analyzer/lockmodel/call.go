@@ -47,6 +47,9 @@ type Call struct {
 	Script ast.Expr
 	// Args are a script's ARGV values, when the call lists them.
 	Args []ast.Expr
+	// ScriptValue is the literal a script's acquire stores instead of an
+	// ARGV (SET KEYS[1] 1 NX), as the script writes it; "" otherwise.
+	ScriptValue string
 
 	// Queued is true when the command is sent through a pipeline or a
 	// transaction: its result is unknown until the batch executes, so the

@@ -1,6 +1,10 @@
 package lockmodel
 
-import "github.com/locklint/locklint/analyzer/lockmodel/internal/lua"
+import (
+	"go/ast"
+
+	"github.com/locklint/locklint/analyzer/lockmodel/internal/lua"
+)
 
 // A script can take a lock as well as SET NX can: SET KEYS[1] ARGV[1] NX
 // PX ARGV[2], SETNX, or EXISTS KEYS[1] then SET and PEXPIRE. The model
@@ -27,6 +31,10 @@ func (m *Model) scriptAcquire(c *Call) {
 		if len(a.Args) > 1 {
 			if n := argvIndex(a.Args[1]); n > 0 && n <= len(c.Args) {
 				c.Value = c.Args[n-1]
+			} else if v := a.Args[1]; (a.Command == "SET" || a.Command == "SETNX") && lua.Literal(v) {
+				// A hash take's second argument is a field's name, not
+				// what the holder is known by.
+				c.ScriptValue = text.Text[v[0].Off:v[0].End]
 			}
 		}
 		c.NoTTL = !lua.SetsTTL(calls, a)
@@ -36,3 +44,56 @@ func (m *Model) scriptAcquire(c *Call) {
 
 // argvIndex returns n when the tokens are ARGV[n], or 0.
 func argvIndex(a []lua.Token) int { return lua.TableIndex(a, "ARGV") }
+
+// scriptValue is the origin of the literal c's script stores: a constant,
+// when a release or renewal of the key compares its value with the
+// caller's, so that every holder passes the check with the one value.
+// A literal nothing compares is a plain flag, whose release is
+// unconditionaldel's question, not a token's.
+func (t *Tokens) scriptValue(c *Call) TokenOrigin {
+	if !t.m.valueChecked(c) {
+		return TokenOrigin{}
+	}
+	text, _ := t.m.ScriptText(c)
+	return origin(OriginConstant, SourceConstant, c.ScriptValue, text.At)
+}
+
+// valueChecked reports whether a call of the package other than c
+// compares the value of c's key, or of a key of its family built in
+// another function ("lock:"+name in Lock and in Renew), with the caller's:
+// a script that reads the key and compares the reply with an ARGV or a
+// variable, or a SET or DELEX IFEQ.
+func (m *Model) valueChecked(c *Call) bool {
+	id := m.KeyID(c.Key())
+	if id == "" {
+		return false
+	}
+	fam, byFam := m.counterFamily(c.Key())
+	same := func(k ast.Expr) bool {
+		if m.KeyID(k) == id {
+			return true
+		}
+		f, ok := m.counterFamily(k)
+		return byFam && ok && f == fam
+	}
+	for _, o := range m.Calls {
+		switch {
+		case o == c:
+		case o.Command == CmdEval:
+			text, ok := m.ScriptText(o)
+			if !ok {
+				continue
+			}
+			for _, g := range LuaCalls(text.Text) {
+				if j := g.Key(); g.ReadsOwner() && g.CheckedAt >= 0 && j > 0 && j <= len(o.Keys) && same(o.Keys[j-1]) {
+					return true
+				}
+			}
+		case o.Flags&FlagIFEQ != 0:
+			if o.Key() != nil && same(o.Key()) {
+				return true
+			}
+		}
+	}
+	return false
+}

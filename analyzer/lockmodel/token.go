@@ -38,7 +38,13 @@ func isMathRand(path string) bool { return path == "math/rand" || path == "math/
 // Classify returns the origin of the value c stores. It is OriginUnknown when c stores
 // nothing the model can read.
 func (t *Tokens) Classify(c *Call) TokenOrigin {
-	if c.Value == nil || t.m.keys == nil {
+	if t.m.keys == nil {
+		return TokenOrigin{}
+	}
+	if c.Value == nil {
+		if c.ScriptValue != "" {
+			return t.scriptValue(c)
+		}
 		return TokenOrigin{}
 	}
 	st := &tokenState{decl: c.Decl, seen: map[ast.Node]bool{}}

@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var acquires []*lockmodel.Call
 	for _, c := range m.Calls {
 		// Tests store fixed values on purpose, to play another holder.
-		if !c.Acquires() || c.Value == nil || (!tests && m.IsTestFile(c)) || !m.IsLockKey(c, c.Key()) || m.Marker(c) {
+		if !c.Acquires() || c.Value == nil && c.ScriptValue == "" || (!tests && m.IsTestFile(c)) || !m.IsLockKey(c, c.Key()) || m.Marker(c) {
 			continue
 		}
 		acquires = append(acquires, c)

@@ -41,7 +41,9 @@
 // into a slice, a bytes.Buffer or a strings.Builder:
 //
 //   - a literal or constant (1, "locked", true), or a package-level
-//     variable;
+//     variable, or a literal a Lua acquire writes itself (SET KEYS[1] 1
+//     NX) when a release or renewal of the package compares the key's
+//     value with its caller's;
 //   - the process's identity alone or formatted with constants: os.Hostname,
 //     os.Getpid, os.Getenv, and a goroutine's id (parsed from
 //     runtime.Stack, or goid.Get), which is the same for every acquisition

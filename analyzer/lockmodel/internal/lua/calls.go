@@ -226,6 +226,12 @@ func TableIndex(a []Token, table string) int {
 	return n
 }
 
+// Literal reports whether a is one string or number literal: a value the
+// script writes the same on every run.
+func Literal(a []Token) bool {
+	return len(a) == 1 && (a[0].Kind == stringTok || a[0].Kind == numberTok)
+}
+
 // maxAssignNames bounds the walk back over "a, b, c =".
 const maxAssignNames = 32
 

@@ -287,3 +287,22 @@ func TestScanLuaOffsets(t *testing.T) {
 		}
 	}
 }
+
+// A literal argument is one string or number: the value a script writes
+// the same on every run. ARGV[1], a variable or an expression is not.
+func TestLiteral(t *testing.T) {
+	calls := Calls(`redis.call('SET', KEYS[1], 1, 'NX')
+redis.call('SET', KEYS[1], "held", 'NX')
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+redis.call('SET', KEYS[1], v, 'NX')
+redis.call('SET', KEYS[1], 1 + n, 'NX')`)
+	want := []bool{true, true, false, false, false}
+	if len(calls) != len(want) {
+		t.Fatalf("%d calls, want %d", len(calls), len(want))
+	}
+	for i, w := range want {
+		if got := Literal(calls[i].Args[1]); got != w {
+			t.Errorf("call %d: Literal(%v) = %v, want %v", i, calls[i].Args[1], got, w)
+		}
+	}
+}

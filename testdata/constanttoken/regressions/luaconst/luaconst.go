@@ -1,8 +1,9 @@
 // Package luaconst pins issue 32's miss of a constant written inside the
 // Lua acquire itself (SET KEYS[1] 1 PX ARGV[1] NX): every holder stores
 // 1, and the renewal compares the key with "1", so a holder whose lease
-// ran out extends the next holder's lock. The near miss stores the
-// caller's token, passed as ARGV.
+// ran out extends the next holder's lock. The near misses store the
+// caller's token, passed as ARGV, and take with the same script a key
+// whose value nothing compares.
 package luaconst
 
 import (
@@ -45,4 +46,17 @@ func LockToken(ctx context.Context, rdb *redis.Client, name string) (string, err
 
 func RenewToken(ctx context.Context, rdb *redis.Client, name, token string) error {
 	return renew.Run(ctx, rdb, []string{"lock:" + name}, token, lease.Milliseconds()).Err()
+}
+
+// Near miss (silent): the same script takes a key whose value nothing
+// compares; it is given back with DEL, which is another analyzer's
+// question.
+func RunCron(ctx context.Context, rdb *redis.Client, job string, run func()) error {
+	key := "lock:cron:" + job
+	if err := acquire.Run(ctx, rdb, []string{key}, lease.Milliseconds()).Err(); err != nil {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	run()
+	return nil
 }
