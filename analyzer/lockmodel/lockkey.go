@@ -74,8 +74,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// Only the run that made the name writes it: nobody contends.
 		return NotLock, Why{}
 	}
-	if m.dataKeys[m.KeyID(key)] {
-		// Read as data and never acquired: usage outweighs any name.
+	if m.dataKeys[m.KeyID(key)] && !m.claimsChecked(c, key) {
+		// Read as data and never acquired: usage outweighs any name,
+		// unless c's own function checks the key's holder before it
+		// writes it.
 		return NotLock, Why{}
 	}
 	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 {

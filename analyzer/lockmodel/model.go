@@ -48,6 +48,9 @@ type Model struct {
 	methods  map[methodFamily]*takeDrop
 	// obtains are the calls of the lock library's acquire (Obtains).
 	obtains []*ast.CallExpr
+	// ownerCompares are, for each GET whose reply is compared with a
+	// value that is not constant, those compares (cur != id).
+	ownerCompares map[*Call][]replyCompare
 	// ownedRelease are the package's functions that release a key they
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
@@ -91,7 +94,7 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}}
+	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}, ownerCompares: map[*Call][]replyCompare{}}
 	// Fast path: a package that cannot reach a Redis client, and declares
 	// or imports no Redis port (port.go), costs one walk over its import
 	// graph and a look at its own and its direct imports' interface types,
