@@ -42,8 +42,9 @@
 //   - which expressions are the same key: keys.go; same slot: slot.go
 //   - is the key a lock: lockkey.go, with the words (lockword.go,
 //     keynames.go), sibling methods (siblings.go), helper pairs
-//     (paired.go), owner-checked release helpers (ownedrelease.go) and
-//     key families read or counted as data (families.go)
+//     (paired.go), owner-checked release helpers (ownedrelease.go),
+//     slices of acquired keys (keptkeys.go) and key families read or
+//     counted as data (families.go)
 //   - leader leases: leader.go; one-shot markers: marker.go; undo on
 //     failure: undo.go
 //   - the token an acquire stores: token.go, tokencall.go, origin.go,

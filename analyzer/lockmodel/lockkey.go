@@ -92,7 +92,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// A taker's own record: usage outweighs how it is taken.
 		return NotLock, Why{}
 	}
-	if m.acquiredAlongside(c, key) || c.Acquires() && m.releasedOwnedAfter(c, key) {
+	if m.acquiredAlongside(c, key) || c.Acquires() && m.releasedOwnedAfter(c, key) || m.keptElement(key) {
 		return ByAcquire, Why{}
 	}
 	// The helper the key is passed to says more than the function that

@@ -51,6 +51,9 @@ type Model struct {
 	// ownerCompares are, for each GET whose reply is compared with a
 	// value that is not constant, those compares (cur != id).
 	ownerCompares map[*Call][]replyCompare
+	// kept are the slices that only ever receive acquired keys
+	// (keptSlices).
+	kept map[types.Object]bool
 	// ownedRelease are the package's functions that release a key they
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
@@ -131,6 +134,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ownedRelease = m.ownedReleasers()
+	m.kept = m.keptSlices()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
