@@ -53,7 +53,8 @@
 //   - Lua scripts: script.go (the text), scriptacquire.go (acquires),
 //     lua.go over internal/lua (the reader)
 //   - the lock library's entry for a client: library.go
-//   - acquires and what a lost one returns: facts.go, miss.go, errsite.go;
+//   - acquires and what a lost one returns: facts.go, miss.go, errsite.go,
+//     obtainer.go (a lock package's own Obtain and its error);
 //     owner checks: ownercheck.go; fences: fence.go; split acquires:
 //     split.go; control flow: flow.go; type questions: typesx.go
 package lockmodel

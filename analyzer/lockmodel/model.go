@@ -46,8 +46,12 @@ type Model struct {
 	// receiver type and key family (siblingTakeDrop).
 	readFams map[string]bool
 	methods  map[methodFamily]*takeDrop
-	// obtains are the calls of the lock library's acquire (Obtains).
+	// obtains are the calls of the lock library's acquire, and of an
+	// Obtainer of another package of the module (Obtains).
 	obtains []*ast.CallExpr
+	// notObtained are the error variables of other packages that their
+	// Obtainer returns when another holds the lock (NotObtained facts).
+	notObtained map[types.Object]bool
 	// ownerCompares are, for each GET whose reply is compared with a
 	// value that is not constant, those compares (cur != id).
 	ownerCompares map[*Call][]replyCompare
@@ -85,7 +89,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*Obtainer)(nil), (*NotObtained)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -134,6 +138,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ownedRelease = m.ownedReleasers()
+	if len(m.obtains) > 0 {
+		m.notObtained = importNotObtained(pass)
+	}
 	m.kept = m.keptSlices()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
@@ -150,6 +157,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
+		exportObtainers(m)
 	}
 	return m, nil
 }
