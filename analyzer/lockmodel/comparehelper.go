@@ -38,20 +38,7 @@ func (b *builder) comparedInHelper(c *Call) bool {
 		return false
 	}
 	info := b.pass.TypesInfo
-	vars := b.replyVars(c)
-	isReply := func(e ast.Expr) bool {
-		e = ast.Unparen(e)
-		if e == c.Outer {
-			return true
-		}
-		obj := b.objOf(e)
-		for _, v := range vars {
-			if obj != nil && v == obj {
-				return true
-			}
-		}
-		return false
-	}
+	isReply := b.isReply(c)
 	found := false
 	ast.Inspect(c.Func, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)

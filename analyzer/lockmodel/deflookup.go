@@ -7,6 +7,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // callers returns every call of fn in the package, or false when fn is
@@ -141,4 +143,90 @@ func (d *defIndex) returned(fn *types.Func) (*ast.FuncDecl, ast.Expr) {
 		return nil, nil
 	}
 	return decl, ret.Results[0]
+}
+
+// appended returns what a slice, a local variable or a struct field, ever
+// receives: the elements of each append(s, e, ...) stored back into it,
+// with the function that stores them. Stores that add nothing (nil, an
+// empty literal, make, a re-slice of s, append(s[:i], s[i+1:]...)) are
+// allowed; any other store, an element store or a shared address leaves
+// the elements unknown (false).
+func (d *defIndex) appended(obj types.Object) ([]fieldStore, bool) {
+	v, ok := obj.(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	var stores []fieldStore
+	switch {
+	case v.IsField():
+		if d.shared[v] {
+			return nil, false
+		}
+		stores = d.fields[v]
+	case v.Parent() == nil || v.Parent() == d.pkg.Scope() || len(d.elems[v]) > 0:
+		return nil, false
+	default:
+		for _, x := range d.vars[v] {
+			if x.addr || x.tuple != nil || x.val == nil && !x.zero {
+				return nil, false
+			}
+			if x.val != nil {
+				stores = append(stores, fieldStore{val: x.val, fn: x.fn})
+			}
+		}
+	}
+	self := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if s, ok := e.(*ast.SliceExpr); ok {
+			e = ast.Unparen(s.X)
+		}
+		switch e := e.(type) {
+		case *ast.Ident:
+			return d.info.Uses[e] == obj
+		case *ast.SelectorExpr:
+			sel := d.info.Selections[e]
+			return sel != nil && sel.Obj() == obj
+		}
+		return false
+	}
+	var out []fieldStore
+	for _, s := range stores {
+		switch val := ast.Unparen(s.val).(type) {
+		case *ast.CompositeLit:
+			if len(val.Elts) > 0 {
+				return nil, false
+			}
+		case *ast.SliceExpr:
+			if !self(val) {
+				return nil, false
+			}
+		case *ast.Ident:
+			if !d.info.Types[val].IsNil() {
+				return nil, false
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(d.info, val).(*types.Builtin)
+			switch {
+			case fn == nil:
+				return nil, false
+			case fn.Name() == "make":
+			case fn.Name() == "append" && len(val.Args) > 0 && self(val.Args[0]):
+				elems := val.Args[1:]
+				if val.Ellipsis.IsValid() {
+					if !self(elems[len(elems)-1]) {
+						return nil, false
+					}
+					elems = elems[:len(elems)-1]
+				}
+				for _, e := range elems {
+					out = append(out, fieldStore{val: e, fn: s.fn})
+				}
+			default:
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }

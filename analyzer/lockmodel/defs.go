@@ -165,6 +165,8 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 						d.elems[obj] = append(d.elems[obj], fieldStore{val: x.val, fn: fn})
 					}
 				}
+				// s.f[i] = v: the field's elements change unseen.
+				d.share(l.X)
 			}
 		}
 	case *ast.ValueSpec:

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"strings"
 	"testing"
 )
 
@@ -271,6 +272,82 @@ func TestUnsetFields(t *testing.T) {
 		name := types.ExprString(e)
 		if got := d.unset(e); got != want[name] {
 			t.Errorf("unset(%s) = %v, want %v", name, got, want[name])
+		}
+	}
+}
+
+const appendedSource = `package p
+
+type W struct {
+	held   []string
+	mixed  []string
+	elemed []string
+	shared []string
+}
+
+func (w *W) use(k, j string, i int) {
+	w.held = append(w.held, k)
+	w.held = w.held[:0]
+	w.held = append(w.held[:i], w.held[i+1:]...)
+	w.held = nil
+	w.mixed = append(w.mixed, k)
+	w.mixed = []string{j}
+	w.elemed = append(w.elemed, k)
+	w.elemed[0] = j
+	w.shared = append(w.shared, k)
+	_ = &w.shared
+	var local []string
+	local = append(local, j)
+	_ = local
+}
+`
+
+// TestAppended pins down what a slice ever receives: the elements of the
+// appends stored back into it, when every other store adds nothing.
+func TestAppended(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", appendedSource, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+	}
+	pkg, err := (&types.Config{}).Check("p", fset, []*ast.File{file}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDefIndex([]*ast.File{file}, info, pkg)
+	w := pkg.Scope().Lookup("W").Type().Underlying().(*types.Struct)
+	var local types.Object
+	for id, obj := range info.Defs {
+		if id.Name == "local" {
+			local = obj
+		}
+	}
+	for _, tc := range []struct {
+		obj  types.Object
+		want string // the elements received, or "unknown"
+	}{
+		{w.Field(0), "k"},
+		{w.Field(1), "unknown"}, // a literal with an element
+		{w.Field(2), "unknown"}, // w.elemed[0] = j
+		{w.Field(3), "unknown"}, // &w.shared
+		{local, "j"},
+	} {
+		got := "unknown"
+		if stores, ok := d.appended(tc.obj); ok {
+			var vals []string
+			for _, s := range stores {
+				vals = append(vals, types.ExprString(s.val))
+			}
+			got = strings.Join(vals, ",")
+		}
+		if got != tc.want {
+			t.Errorf("appended(%s) = %s, want %s", tc.obj.Name(), got, tc.want)
 		}
 	}
 }

@@ -42,9 +42,10 @@
 //   - which expressions are the same key: keys.go; same slot: slot.go
 //   - is the key a lock: lockkey.go, with the words (lockword.go,
 //     keynames.go), sibling methods (siblings.go), helper pairs
-//     (paired.go), owner-checked release helpers (ownedrelease.go), key
-//     families read or counted as data (families.go), keys unique to one
-//     run (runkey.go) and a taker's own records (ownrecord.go)
+//     (paired.go), owner-checked release helpers (ownedrelease.go),
+//     slices of acquired keys (keptkeys.go), key families read or counted
+//     as data (families.go), keys unique to one run (runkey.go) and a
+//     taker's own records (ownrecord.go)
 //   - leader leases: leader.go; one-shot markers: marker.go; undo on
 //     failure: undo.go, and claims kept on success: claim.go
 //   - the token an acquire stores: token.go, tokencall.go, origin.go,
@@ -53,7 +54,8 @@
 //   - Lua scripts: script.go (the text), scriptacquire.go (acquires),
 //     lua.go over internal/lua (the reader)
 //   - the lock library's entry for a client: library.go
-//   - acquires and what a lost one returns: facts.go, miss.go, errsite.go;
+//   - acquires and what a lost one returns: facts.go, miss.go, errsite.go,
+//     obtainer.go (a lock package's own Obtain and its error);
 //     owner checks: ownercheck.go; fences: fence.go; split acquires:
 //     split.go; control flow: flow.go; type questions: typesx.go
 package lockmodel

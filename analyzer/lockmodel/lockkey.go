@@ -74,8 +74,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// Only the run that made the name writes it: nobody contends.
 		return NotLock, Why{}
 	}
-	if m.dataKeys[m.KeyID(key)] {
-		// Read as data and never acquired: usage outweighs any name.
+	if m.dataKeys[m.KeyID(key)] && !m.claimsChecked(c, key) {
+		// Read as data and never acquired: usage outweighs any name,
+		// unless c's own function checks the key's holder before it
+		// writes it.
 		return NotLock, Why{}
 	}
 	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 {
@@ -90,7 +92,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// A taker's own record: usage outweighs how it is taken.
 		return NotLock, Why{}
 	}
-	if m.acquiredAlongside(c, key) || c.Acquires() && m.releasedOwnedAfter(c, key) {
+	if m.acquiredAlongside(c, key) || c.Acquires() && m.releasedOwnedAfter(c, key) || m.keptElement(key) {
 		return ByAcquire, Why{}
 	}
 	// The helper the key is passed to says more than the function that

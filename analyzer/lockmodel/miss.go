@@ -120,7 +120,8 @@ func (m *Model) Reply(c *Call) (ast.Expr, []ast.Node) {
 }
 
 // Obtains returns the package's calls of the lock library's acquire
-// (fix.Obtain, lock.Obtain), in source order.
+// (fix.Obtain, lock.Obtain) and of another package's Obtainer, in source
+// order.
 func (m *Model) Obtains() []*ast.CallExpr { return m.obtains }
 
 // IsNotObtained reports whether obj is the lock library's error for an

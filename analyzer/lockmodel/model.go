@@ -46,11 +46,21 @@ type Model struct {
 	// receiver type and key family (siblingTakeDrop).
 	readFams map[string]bool
 	methods  map[methodFamily]*takeDrop
-	// obtains are the calls of the lock library's acquire (Obtains).
+	// obtains are the calls of the lock library's acquire, and of an
+	// Obtainer of another package of the module (Obtains).
 	obtains []*ast.CallExpr
 	// ctorTokens are the calls of other packages' constructors that keep
 	// an argument as a lock's token (CtorTokens).
 	ctorTokens []CtorToken
+	// notObtained are the error variables of other packages that their
+	// Obtainer returns when another holds the lock (NotObtained facts).
+	notObtained map[types.Object]bool
+	// ownerCompares are, for each GET whose reply is compared with a
+	// value that is not constant, those compares (cur != id).
+	ownerCompares map[*Call][]replyCompare
+	// kept are the slices that only ever receive acquired keys
+	// (keptSlices).
+	kept map[types.Object]bool
 	// ownedRelease are the package's functions that release a key they
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
@@ -82,7 +92,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -94,7 +104,7 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}}
+	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}, ownerCompares: map[*Call][]replyCompare{}}
 	// Fast path: a package that cannot reach a Redis client, and declares
 	// or imports no Redis port (port.go), costs one walk over its import
 	// graph and a look at its own and its direct imports' interface types,
@@ -131,6 +141,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ownedRelease = m.ownedReleasers()
+	if len(m.obtains) > 0 {
+		m.notObtained = importNotObtained(pass)
+	}
+	m.kept = m.keptSlices()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
@@ -148,6 +162,7 @@ func run(pass *analysis.Pass) (any, error) {
 	exportTokenParams(m)
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
+		exportObtainers(m)
 	}
 	return m, nil
 }

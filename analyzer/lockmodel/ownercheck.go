@@ -1,6 +1,11 @@
 package lockmodel
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
 
 // Renews reports whether c sets the lease of a key that may already exist
 // without checking who holds it: an EXPIRE-family command, or a SET that
@@ -82,11 +87,81 @@ func (m *Model) Watches(c *Call, key ast.Expr) bool {
 // runs on its own.
 func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
 	for _, g := range m.Calls {
-		if g.Command == CmdGet && g.Compared && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) && m.SameKey(g, g.Key(), c, key) {
+		if m.readBefore(g, c, key) {
 			return g
 		}
 	}
 	return nil
+}
+
+// readBefore reports whether g is a compared GET of key before c in c's
+// function (see CompareRead).
+func (m *Model) readBefore(g, c *Call, key ast.Expr) bool {
+	return g.Command == CmdGet && g.Compared && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) && m.SameKey(g, g.Key(), c, key)
+}
+
+// claimsChecked reports whether c, a SET, writes key with the value its
+// function compared the key's value with first, and only when the key
+// held that value or its function went on past a holder that differs:
+// cur := GET key; if cur != "" && cur != id { return }; SET key id, or
+// if cur == id || cur == "" { SET key id }. That is a claim of the key
+// in two round trips, by usage, whatever else reads the key as data (the
+// followers that read the leader's name). A write when the value differs
+// (if cur != v { SET key v }) updates a value.
+func (m *Model) claimsChecked(c *Call, key ast.Expr) bool {
+	if c.Command != CmdSet || c.Value == nil || c.Flags&FlagUnknown != 0 {
+		return false
+	}
+	for _, g := range m.Calls {
+		if !m.readBefore(g, c, key) {
+			continue
+		}
+		for _, rc := range m.ownerCompares[g] {
+			if m.sameKeyBetween(rc.other, g.Pos(), c.Value, c.Pos()) && guardsAsHolder(rc.expr, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// guardsAsHolder reports whether cmp, reply != v or reply == v, is a
+// condition of an if of c's function, joined to the rest of it by && and
+// || only, that lets c run only when the reply may be v: != with a body
+// that returns, c after the if; == with c in the if's body.
+func guardsAsHolder(cmp *ast.BinaryExpr, c *Call) bool {
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || !joined(ifs.Cond, cmp) {
+			return false, false
+		}
+		switch cmp.Op {
+		case token.NEQ:
+			list := ifs.Body.List
+			if len(list) == 0 || c.Pos() < ifs.End() {
+				return false, false
+			}
+			_, exits := list[len(list)-1].(*ast.ReturnStmt)
+			return exits, false
+		case token.EQL:
+			return contains(ifs.Body, c.Expr), false
+		}
+		return false, false
+	})
+}
+
+// joined reports whether cond is cmp, or joins it with && or ||.
+func joined(cond ast.Expr, cmp *ast.BinaryExpr) bool {
+	cond = ast.Unparen(cond)
+	if cond == ast.Expr(cmp) {
+		return true
+	}
+	be, ok := cond.(*ast.BinaryExpr)
+	return ok && (be.Op == token.LAND || be.Op == token.LOR) && (joined(be.X, cmp) || joined(be.Y, cmp))
 }
 
 // WrittenAsValue reports whether the package writes keys of key's family

@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/locklint/locklint/internal/typesx"
 )
@@ -33,7 +34,12 @@ func (b *builder) compared(cur cursor, c *Call) bool {
 	// A reply compared with a constant ("done", "", "1") reads a state
 	// flag or asserts a value in a test; an owner token is never a
 	// constant, so that is no owner check.
-	return b.comparedWith(c, func(other ast.Expr) bool { return !b.constant(other) }) || b.comparedInHelper(c)
+	ops := b.comparedTo(c, func(other ast.Expr) bool { return !b.constant(other) }, false)
+	if len(ops) > 0 {
+		b.m.ownerCompares[c] = ops
+		return true
+	}
+	return b.comparedInHelper(c)
 }
 
 // comparedOne reports whether an INCR's reply is compared with the
@@ -49,36 +55,71 @@ func (b *builder) comparedOne(c *Call) bool {
 // variable it is assigned to, is an operand of == or != whose other
 // operand satisfies ok.
 func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
-	vars := b.replyVars(c)
+	return len(b.comparedTo(c, match, true)) > 0
+}
+
+// replyCompare is an == or != of a reply with another operand.
+type replyCompare struct {
+	expr  *ast.BinaryExpr
+	other ast.Expr
+}
+
+// comparedTo returns the == and != that c's reply, directly or through
+// the variable it is assigned to, is an operand of, those whose other
+// operand satisfies match; only the first when first is set.
+func (b *builder) comparedTo(c *Call, match func(other ast.Expr) bool, first bool) []replyCompare {
 	body := c.Func
 	if body == nil {
-		return false
+		return nil
 	}
-	found := false
+	isReply := b.isReply(c)
+	var out []replyCompare
 	ast.Inspect(body, func(n ast.Node) bool {
+		if first && len(out) > 0 {
+			return false
+		}
 		be, ok := n.(*ast.BinaryExpr)
-		if found || !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
-			return !found
+		if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+			return true
 		}
 		for i, side := range []ast.Expr{be.X, be.Y} {
-			side = ast.Unparen(side)
-			if !match([]ast.Expr{be.Y, be.X}[i]) {
-				continue
-			}
-			if side == c.Outer {
-				found = true
-			}
-			if obj := b.objOf(side); obj != nil {
-				for _, v := range vars {
-					if v == obj {
-						found = true
-					}
-				}
+			other := []ast.Expr{be.Y, be.X}[i]
+			if isReply(side) && match(other) {
+				out = append(out, replyCompare{be, other})
+				break
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return out
+}
+
+// reply returns the expression through which the code receives c's reply
+// (Model.Reply: for rueidis and valkey-go the client's Do and what chains
+// on its result, client.Do(ctx, cmd).ToString(), as go-redis's Result
+// chains on the command), and the node around it, or nil.
+func (b *builder) reply(c *Call) (ast.Expr, ast.Node) {
+	r, around := b.m.Reply(c)
+	if len(around) == 0 {
+		return r, nil
+	}
+	return r, around[0]
+}
+
+// isReply returns whether an expression is c's reply, or a variable c's
+// reply is assigned to in its own statement.
+func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
+	r, _ := b.reply(c)
+	r = ast.Unparen(r)
+	vars := b.replyVars(c)
+	return func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if e == r {
+			return true
+		}
+		obj := b.objOf(e)
+		return obj != nil && slices.Contains(vars, obj)
+	}
 }
 
 // returned reports whether c sits in a return statement of its function.

@@ -47,17 +47,13 @@ func (b *builder) windowOnly(c *Call) bool {
 	return windows > 0 && !other
 }
 
-// replyVars returns the variables c's reply is assigned to, in its own
-// statement or in the Init of the if it is part of.
+// replyVars returns the variables c's reply is assigned to in its own
+// statement (v, err := rdb.Get(ctx, k).Result(), or through the client's
+// Do for rueidis and valkey-go).
 func (b *builder) replyVars(c *Call) []types.Object {
-	var as *ast.AssignStmt
-	switch s := c.Stmt.(type) {
-	case *ast.AssignStmt:
-		as = s
-	case *ast.IfStmt:
-		as, _ = s.Init.(*ast.AssignStmt)
-	}
-	if as == nil || len(as.Rhs) != 1 || as.Rhs[0] != c.Outer || len(as.Lhs) == 0 {
+	r, around := b.reply(c)
+	as, ok := around.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != r || len(as.Lhs) == 0 {
 		return nil
 	}
 	if obj := b.objOf(as.Lhs[0]); obj != nil {
@@ -79,9 +75,10 @@ func (b *builder) startsWindow(c *Call, s *ast.IfStmt, vars []types.Object) bool
 	if s.Else != nil || len(s.Body.List) == 0 {
 		return false
 	}
+	r, _ := b.reply(c)
 	isCount := func(e ast.Expr) bool {
 		e = ast.Unparen(e)
-		if e == c.Outer {
+		if e == ast.Unparen(r) {
 			return true
 		}
 		id, ok := e.(*ast.Ident)

@@ -27,8 +27,12 @@
 //
 // or use fix.Obtain from github.com/locklint/locklint/analyzer/fix,
 // whose error says whether the lock was taken. Its error must be checked
-// too: `l, _ := fix.Obtain(...)`, and a check of ErrNotObtained alone
-// that lets every other error fall into the work, are reported.
+// too: `l, _ := fix.Obtain(...)`, a check of ErrNotObtained alone
+// that lets every other error fall into the work, and a branch on
+// ErrNotObtained that only logs and falls through into the work, are
+// reported. A lock package of the module's own is read the same way: an
+// exported Obtain that acquires and returns the package's own error when
+// the lock is held, and that error.
 //
 // Where a miss shows as an error, a check of the error is a check of the
 // acquire: go-redis's SET NX (SetArgs, Do) and redigo's SET NX through

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -434,20 +435,59 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 		return
 	}
 	for _, id := range ids {
-		if !testsNotObtained(pass.TypesInfo, file, id) {
+		if loggedOnly(pass.TypesInfo, m, file, id) {
+			report("%s's not-obtained error is only logged: the code after it runs without the lock when another holds it; return on it", name)
+			return
+		}
+	}
+	for _, id := range ids {
+		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test == nil {
 			return
 		}
 	}
 	report("only %s's not-obtained error is checked: any other error runs the code after it without the lock; return on every error", name)
 }
 
-// testsNotObtained reports whether id, a read of an acquire's error, is
-// only compared with the library's not-obtained error: errors.Is(err,
-// ErrNotObtained) or err == ErrNotObtained.
-func testsNotObtained(info *types.Info, file *ast.File, id *ast.Ident) bool {
+// loggedOnly reports whether id, a read of an acquire's error, is the test
+// of an if that holds when another holds the lock (err ==
+// ErrNotObtained, errors.Is(err, ErrNotObtained)) whose body only calls
+// something that returns, a log line, with work after the if: the branch
+// falls through into the work.
+func loggedOnly(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident) bool {
+	test, held := notObtainedTest(info, m, file, id)
+	if test == nil || !held {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, test.Pos(), test.End())
+	i := slices.Index(path, ast.Node(test))
+	if i < 0 || i+2 > len(path) {
+		return false
+	}
+	ifs, ok := path[i+1].(*ast.IfStmt)
+	if !ok || ifs.Cond != test || len(ifs.Body.List) == 0 {
+		return false
+	}
+	for _, s := range ifs.Body.List {
+		es, ok := s.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok || m.NoReturn(call) {
+			return false
+		}
+	}
+	return workAfter(path[i+2:], ifs.End())
+}
+
+// notObtainedTest returns the test that id, a read of an acquire's error,
+// is an operand of when it only compares it with the not-obtained error
+// (errors.Is(err, ErrNotObtained), err == ErrNotObtained or !=), and
+// whether the test holds when another holds the lock; nil otherwise.
+func notObtainedTest(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident) (ast.Expr, bool) {
 	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
 	if len(path) < 2 {
-		return false
+		return nil, false
 	}
 	isSentinel := func(e ast.Expr) bool {
 		var obj types.Object
@@ -457,17 +497,21 @@ func testsNotObtained(info *types.Info, file *ast.File, id *ast.Ident) bool {
 		case *ast.SelectorExpr:
 			obj = info.Uses[e.Sel]
 		}
-		return obj != nil && lockmodel.IsNotObtained(obj)
+		return obj != nil && m.NotObtainedError(obj)
 	}
 	switch p := path[1].(type) {
 	case *ast.BinaryExpr:
-		return (p.Op == token.EQL || p.Op == token.NEQ) && (isSentinel(p.X) || isSentinel(p.Y))
+		if (p.Op == token.EQL || p.Op == token.NEQ) && (isSentinel(p.X) || isSentinel(p.Y)) {
+			return p, p.Op == token.EQL
+		}
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, p).(*types.Func)
-		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" &&
-			len(p.Args) == 2 && p.Args[0] == ast.Expr(id) && isSentinel(p.Args[1])
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" &&
+			len(p.Args) == 2 && p.Args[0] == ast.Expr(id) && isSentinel(p.Args[1]) {
+			return p, true
+		}
 	}
-	return false
+	return nil, false
 }
 
 // comparedWithNil reports whether v is compared with == or != in fn.

@@ -16,3 +16,11 @@ func commands(ctx context.Context, c rueidis.Client, id, token string) {
 		c.B().Expire().Key("k").Seconds(30).Build(), // want `^EXPIRE key="k" ttl=30 queued lock=acquire$`
 	)
 }
+
+// The reply of a built command is what the client's Do returns, and what
+// chains on it: a GET read with ToString and compared with the caller's
+// token is an owner check, as go-redis's Result compared is.
+func owner(ctx context.Context, c rueidis.Client, id, token string) bool {
+	cur, err := c.Do(ctx, c.B().Get().Key("job:"+id).Build()).ToString() // want `^GET key="job:" \+ id compared$`
+	return err == nil && cur == token
+}

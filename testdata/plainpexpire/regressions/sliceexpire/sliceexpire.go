@@ -2,8 +2,9 @@
 // slice element: a worker takes one lock per shard with SET NX, keeps the
 // keys it won in a slice, and a renewal loop extends each with a plain
 // EXPIRE in a pipeline, so a lock that passed to another worker gets this
-// worker's lease. The near miss renews each key with an owner-checked
-// script in the same pipeline.
+// worker's lease. The near misses renew each key with an owner-checked
+// script in the same pipeline, or extend a slice that also receives a key
+// nothing acquires.
 package sliceexpire
 
 import (
@@ -55,6 +56,33 @@ func (w *ShardWorker) RenewOwned(ctx context.Context) error {
 	pipe := w.rdb.Pipeline()
 	for _, key := range w.held {
 		refresh.Run(ctx, pipe, []string{key}, w.token, lease.Milliseconds())
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// Cache keeps the entries it added and one index key that nothing takes.
+type Cache struct {
+	rdb  *redis.Client
+	keys []string
+}
+
+func (c *Cache) Fill(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		key := "cache:" + id
+		if c.rdb.SetNX(ctx, key, "1", time.Minute).Val() {
+			c.keys = append(c.keys, key)
+		}
+	}
+	c.keys = append(c.keys, "cache:index")
+}
+
+// Near miss (silent): the slice also receives a key nothing acquires, so
+// its elements are no locks' keys.
+func (c *Cache) Touch(ctx context.Context) error {
+	pipe := c.rdb.Pipeline()
+	for _, key := range c.keys {
+		pipe.Expire(ctx, key, time.Minute)
 	}
 	_, err := pipe.Exec(ctx)
 	return err

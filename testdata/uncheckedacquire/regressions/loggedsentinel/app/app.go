@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-redis/redis/v7"
 
-	"locklint.test/pending/uncheckedacquire/loggedsentinel/redislock"
+	"locklint.test/uncheckedacquire/regressions/loggedsentinel/redislock"
 )
 
 type client struct{ rdb *redis.Client }

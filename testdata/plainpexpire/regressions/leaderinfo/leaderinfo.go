@@ -6,7 +6,9 @@
 // decide leadership with that key: they read it and, when it is empty or
 // their own, write it with a plain SET, so two replicas that read it
 // empty both lead (an acquire without NX), and a leader whose lease ran
-// out overwrites the next one (a renewal in two round trips).
+// out overwrites the next one (a renewal in two round trips). A report
+// written only when it changed reads the key to skip an equal write, and
+// stays silent as well.
 package leaderinfo
 
 import (
@@ -39,6 +41,16 @@ func (r *Reporter) Tick(ctx context.Context) error {
 
 func (r *Reporter) Leader(ctx context.Context) (string, error) {
 	return r.client.Do(ctx, r.client.B().Get().Key("leader:"+r.service).Build()).ToString()
+}
+
+// Near miss (silent): the report, written only when it changed; the
+// read skips a write of the same name, it checks no holder.
+func (r *Reporter) Announce(ctx context.Context, host string) error {
+	cur, err := r.client.Do(ctx, r.client.B().Get().Key("leader:"+r.service).Build()).ToString()
+	if err == nil && cur == host {
+		return nil
+	}
+	return r.client.Do(ctx, r.client.B().Set().Key("leader:"+r.service).Value(host).Ex(15*time.Second).Build()).Error()
 }
 
 // Must report: the key decides who leads, and is claimed without NX.

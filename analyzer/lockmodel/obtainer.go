@@ -1,0 +1,139 @@
+package lockmodel
+
+// A lock package of the module's own: Obtain takes the lock through the
+// package's port and, when another holds it, returns the package's
+// ErrNotObtained. Its callers branch on that error as they would on the
+// lock library's, so the model exports both as facts.
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
+
+// Obtainer is the fact that a function acquires a lock and, when another
+// holds it, returns an error variable of its package (NotObtained).
+type Obtainer struct{}
+
+func (*Obtainer) AFact() {}
+
+func (*Obtainer) String() string { return "obtains a lock" }
+
+// NotObtained is the fact that an error variable is what an Obtainer of
+// its package returns when another holds the lock.
+type NotObtained struct{}
+
+func (*NotObtained) AFact() {}
+
+func (*NotObtained) String() string { return "not obtained" }
+
+// exportObtainers exports the facts for the package's exported functions
+// whose own body acquires a key and, in an if on the acquire's reply,
+// returns a package-level error variable of the package.
+func exportObtainers(m *Model) {
+	info := m.Pass.TypesInfo
+	for _, c := range m.Calls {
+		d := c.Decl
+		if !c.Acquires() || d == nil || c.Func != d || c.Queued || c.Deferred || !d.Name.IsExported() {
+			continue
+		}
+		fn, _ := info.Defs[d.Name].(*types.Func)
+		if fn == nil {
+			continue
+		}
+		res := fn.Type().(*types.Signature).Results()
+		if res.Len() == 0 || !typesx.IsError(res.At(res.Len()-1).Type()) {
+			continue
+		}
+		r, around := m.Reply(c)
+		if len(around) == 0 {
+			continue
+		}
+		as, ok := around[0].(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || as.Rhs[0] != r || len(as.Lhs) == 0 {
+			continue
+		}
+		id, _ := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+		if id == nil || id.Name == "_" {
+			continue
+		}
+		if v := m.notTakenError(d, info.ObjectOf(id)); v != nil {
+			m.Pass.ExportObjectFact(fn, &Obtainer{})
+			m.Pass.ExportObjectFact(v, &NotObtained{})
+		}
+	}
+}
+
+// notTakenError returns the package-level error variable of the package
+// that d returns, as its last result, in the body of an if whose
+// condition reads reply, or nil.
+func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) *types.Var {
+	info := m.Pass.TypesInfo
+	var found *types.Var
+	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || !refers(info, ifs.Cond, reply) {
+			return false, false
+		}
+		for _, s := range ifs.Body.List {
+			ret, ok := s.(*ast.ReturnStmt)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			id, _ := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+			if id == nil {
+				continue
+			}
+			v, _ := info.Uses[id].(*types.Var)
+			if v != nil && v.Pkg() == m.Pass.Pkg && v.Parent() == m.Pass.Pkg.Scope() && typesx.IsError(v.Type()) {
+				found = v
+				return true, false
+			}
+		}
+		return false, false
+	})
+	return found
+}
+
+// obtainer reports whether fn, a function of another package, has the
+// Obtainer fact.
+func (b *builder) obtainer(fn *types.Func) bool {
+	if fn.Pkg() == b.pass.Pkg {
+		return false
+	}
+	return b.pass.ImportObjectFact(fn.Origin(), new(Obtainer))
+}
+
+// NotObtainedError reports whether obj is an acquire's error for a lock
+// that another holds: the lock library's ErrNotObtained, or an error
+// variable an Obtainer of its package returns (a NotObtained fact).
+func (m *Model) NotObtainedError(obj types.Object) bool {
+	return IsNotObtained(obj) || m.notObtained[obj]
+}
+
+// importNotObtained returns the package-level variables of other
+// packages the package uses that carry a NotObtained fact; passes read
+// them from the model, not from the facts.
+func importNotObtained(pass *analysis.Pass) map[types.Object]bool {
+	var out map[types.Object]bool
+	for _, obj := range pass.TypesInfo.Uses {
+		v, ok := obj.(*types.Var)
+		if !ok || v.Pkg() == nil || v.Pkg() == pass.Pkg || v.Parent() != v.Pkg().Scope() || out[v] {
+			continue
+		}
+		if pass.ImportObjectFact(v, new(NotObtained)) {
+			if out == nil {
+				out = map[types.Object]bool{}
+			}
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// NoReturn reports whether call ends the function: panic, os.Exit,
+// runtime.Goexit, log.Fatal* or log.Panic*.
+func (m *Model) NoReturn(call *ast.CallExpr) bool { return !mayReturn(m.Pass.TypesInfo)(call) }
