@@ -147,7 +147,8 @@ func (d *defIndex) returned(fn *types.Func) (*ast.FuncDecl, ast.Expr) {
 
 // appended returns what a slice, a local variable or a struct field, ever
 // receives: the elements of each append(s, e, ...) stored back into it,
-// with the function that stores them. Stores that add nothing (nil, an
+// with the function that stores them. Only the package can fill it: an
+// unexported field of its own types, or a local that is no parameter. Stores that add nothing (nil, an
 // empty literal, make, a re-slice of s, append(s[:i], s[i+1:]...)) are
 // allowed; any other store, an element store or a shared address leaves
 // the elements unknown (false).
@@ -159,10 +160,15 @@ func (d *defIndex) appended(obj types.Object) ([]fieldStore, bool) {
 	var stores []fieldStore
 	switch {
 	case v.IsField():
-		if d.shared[v] {
+		// Another package may fill an exported field, or a field of its
+		// own type.
+		if d.shared[v] || v.Exported() || v.Pkg() != d.pkg {
 			return nil, false
 		}
 		stores = d.fields[v]
+	case v.Kind() == types.ParamVar || v.Kind() == types.RecvVar:
+		// The caller's slice comes with the caller's elements.
+		return nil, false
 	case v.Parent() == nil || v.Parent() == d.pkg.Scope() || len(d.elems[v]) > 0:
 		return nil, false
 	default:

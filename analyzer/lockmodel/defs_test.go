@@ -279,6 +279,7 @@ func TestUnsetFields(t *testing.T) {
 const appendedSource = `package p
 
 type W struct {
+	V
 	held   []string
 	mixed  []string
 	elemed []string
@@ -300,6 +301,13 @@ func (w *W) use(k, j string, i int) {
 	local = append(local, j)
 	_ = local
 }
+
+func (w *W) param(in []string, k string) {
+	in = append(in, k)
+	w.Exported = append(w.Exported, k)
+}
+
+type V struct{ Exported []string }
 `
 
 // TestAppended pins down what a slice ever receives: the elements of the
@@ -322,21 +330,27 @@ func TestAppended(t *testing.T) {
 	}
 	d := newDefIndex([]*ast.File{file}, info, pkg)
 	w := pkg.Scope().Lookup("W").Type().Underlying().(*types.Struct)
-	var local types.Object
+	v := pkg.Scope().Lookup("V").Type().Underlying().(*types.Struct)
+	var local, in types.Object
 	for id, obj := range info.Defs {
-		if id.Name == "local" {
+		switch id.Name {
+		case "local":
 			local = obj
+		case "in":
+			in = obj
 		}
 	}
 	for _, tc := range []struct {
 		obj  types.Object
 		want string // the elements received, or "unknown"
 	}{
-		{w.Field(0), "k"},
-		{w.Field(1), "unknown"}, // a literal with an element
-		{w.Field(2), "unknown"}, // w.elemed[0] = j
-		{w.Field(3), "unknown"}, // &w.shared
+		{w.Field(1), "k"},
+		{w.Field(2), "unknown"}, // a literal with an element
+		{w.Field(3), "unknown"}, // w.elemed[0] = j
+		{w.Field(4), "unknown"}, // &w.shared
 		{local, "j"},
+		{in, "unknown"},         // the caller's elements come with it
+		{v.Field(0), "unknown"}, // exported: other packages fill it
 	} {
 		got := "unknown"
 		if stores, ok := d.appended(tc.obj); ok {
