@@ -22,6 +22,10 @@ func (*Obtainer) AFact() {}
 
 func (*Obtainer) String() string { return "obtains a lock" }
 
+// Scope: exported with the token helpers, from the packages that may hold
+// the main module's facts (HoldsMainModuleFacts).
+func (*Obtainer) Scope() FactScope { return MainModuleScope }
+
 // NotObtained is the fact that an error variable is what an Obtainer of
 // its package returns when another holds the lock.
 type NotObtained struct{}
@@ -29,6 +33,8 @@ type NotObtained struct{}
 func (*NotObtained) AFact() {}
 
 func (*NotObtained) String() string { return "not obtained" }
+
+func (*NotObtained) Scope() FactScope { return MainModuleScope }
 
 // exportObtainers exports the facts for the package's exported functions
 // whose own body acquires a key and, in an if on the acquire's reply,
