@@ -80,8 +80,8 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// writes it.
 		return NotLock, Why{}
 	}
-	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 {
-		if fam, ok := m.counterFamily(key); ok && (m.windowKeys[fam] || m.recordKeys[fam]) {
+	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 || len(m.runKeys) > 0 {
+		if fam, ok := m.counterFamily(key); ok && (m.windowKeys[fam] || m.recordKeys[fam] || m.runKeys[fam]) {
 			return NotLock, Why{}
 		}
 	}

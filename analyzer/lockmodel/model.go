@@ -38,6 +38,9 @@ type Model struct {
 	// recordKeys are the families of keys the package writes only as
 	// values it reads back or counts: records and gauges, not locks.
 	recordKeys map[string]bool
+	// runKeys are the families of keys that every take makes fresh for
+	// its run (runFamilies).
+	runKeys map[string]bool
 	// paired are the commands and key families a caller takes and drops
 	// through helpers (pairs).
 	paired pairing
@@ -148,6 +151,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
+	m.runKeys = m.runFamilies()
 	m.readFams = m.readFamilies()
 	m.methods = m.methodTakesAndDrops()
 	m.paired = m.pairs()

@@ -24,6 +24,14 @@ func (m *Model) runKey(key ast.Expr) bool {
 	if m.keys == nil || key == nil {
 		return false
 	}
+	return m.freshPart(key, 0)
+}
+
+// freshPart is runKey at a depth. A part may be a parameter that every
+// call of its unexported function fills with a fresh name: the execution
+// id made per dispatch (exec-<task>-<UnixNano>) and handed to the helper
+// that writes task:lock:<exec id>.
+func (m *Model) freshPart(key ast.Expr, depth int) bool {
 	tokens := m.Tokens()
 	found := false
 	var visit func(e ast.Expr, depth int)
@@ -33,8 +41,11 @@ func (m *Model) runKey(key ast.Expr) bool {
 		}
 		switch e := ast.Unparen(e).(type) {
 		case *ast.Ident:
-			if def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(e)); def != nil {
+			obj := m.Pass.TypesInfo.ObjectOf(e)
+			if def := m.keys.definition(obj); def != nil {
 				visit(def, depth+1)
+			} else if p, ok := m.defs.params[obj]; ok {
+				found = m.freshAtEveryCall(p, depth+1)
 			}
 		case *ast.BinaryExpr:
 			visit(e.X, depth+1)
@@ -59,8 +70,64 @@ func (m *Model) runKey(key ast.Expr) bool {
 			}
 		}
 	}
-	visit(key, 0)
+	visit(key, depth)
 	return found
+}
+
+// freshAtEveryCall reports whether every call of p's function passes a
+// fresh name for p: the function is unexported, named only in calls, and
+// called at least once outside tests. A test's call with a fixed id
+// ("exec-001") exercises the helper; it contends with no run.
+func (m *Model) freshAtEveryCall(p param, depth int) bool {
+	if p.fn.Exported() || depth > maxDepth {
+		return false
+	}
+	fn := p.fn.Origin()
+	sites := m.defs.calls[fn]
+	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
+		return false
+	}
+	n := 0
+	for _, s := range sites {
+		if strings.HasSuffix(m.Pass.Fset.Position(s.call.Pos()).Filename, "_test.go") {
+			continue
+		}
+		if p.index >= len(s.call.Args) || !m.freshPart(s.call.Args[p.index], depth) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// runFamilies returns the families (counterFamily) whose every take in
+// the package is of a run's own key: in-progress markers, whose plain
+// DEL or EXPIRE elsewhere (by whoever records the run's end, with the id
+// read back from a database) touches nothing another run holds.
+func (m *Model) runFamilies() map[string]bool {
+	var fams map[string]bool
+	contended := map[string]bool{}
+	for _, c := range m.Calls {
+		if !(c.Acquires() || c.TakesFirst) || c.Key() == nil {
+			continue
+		}
+		fam, ok := m.counterFamily(c.Key())
+		if !ok {
+			continue
+		}
+		if !m.runKey(c.Key()) {
+			contended[fam] = true
+			continue
+		}
+		if fams == nil {
+			fams = map[string]bool{}
+		}
+		fams[fam] = true
+	}
+	for f := range contended {
+		delete(fams, f)
+	}
+	return fams
 }
 
 // fineClock reports whether call reads time.Now to the second or finer:
