@@ -85,6 +85,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 			return NotLock, Why{}
 		}
 	}
+	if m.requestKey(key) {
+		// One request's marker: only its duplicates contend.
+		return NotLock, Why{}
+	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, Why{}
 	}

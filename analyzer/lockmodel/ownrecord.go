@@ -48,6 +48,13 @@ func (m *Model) ownRecord(key ast.Expr) bool {
 	if !own || bare && parts < 2 {
 		return false
 	}
+	return m.uncheckedFamily(key)
+}
+
+// uncheckedFamily reports whether no command of the package compares the
+// value of a key of key's family (a compared GET, a script, DELEX or SET
+// IFEQ) or renews one: an owner check or a renewal says lock.
+func (m *Model) uncheckedFamily(key ast.Expr) bool {
 	fam, ok := m.counterFamily(key)
 	if !ok {
 		return false

@@ -79,6 +79,13 @@ func (m *Model) freshPart(key ast.Expr, depth int) bool {
 // called at least once outside tests. A test's call with a fixed id
 // ("exec-001") exercises the helper; it contends with no run.
 func (m *Model) freshAtEveryCall(p param, depth int) bool {
+	return m.atEveryCall(p, depth, m.freshPart)
+}
+
+// atEveryCall reports whether every call of p's function passes for p an
+// argument of which part says: the function is unexported, named only in
+// calls, and called at least once outside tests.
+func (m *Model) atEveryCall(p param, depth int, part func(ast.Expr, int) bool) bool {
 	if p.fn.Exported() || depth > maxDepth {
 		return false
 	}
@@ -92,7 +99,7 @@ func (m *Model) freshAtEveryCall(p param, depth int) bool {
 		if strings.HasSuffix(m.Pass.Fset.Position(s.call.Pos()).Filename, "_test.go") {
 			continue
 		}
-		if p.index >= len(s.call.Args) || !m.freshPart(s.call.Args[p.index], depth) {
+		if p.index >= len(s.call.Args) || !part(s.call.Args[p.index], depth) {
 			return false
 		}
 		n++

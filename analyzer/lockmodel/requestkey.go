@@ -1,0 +1,129 @@
+package lockmodel
+
+// Dedupe markers: a key made for one request, event or message, which
+// only a redelivery of the same one contends for.
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// requestKey reports whether key has a part that names one request,
+// event or message (requestID, event.ID, msg.MessageId), or is made by a
+// helper named for dedupe or idempotency: a marker that lets the first
+// delivery in and makes its duplicates wait or return the first one's
+// result. Its DEL after the result is stored, or on a failure so that the
+// sender's retry gets in, gives nothing back to another holder; whatever
+// word the key carries ("order:request:lock:<request id>"), usage says
+// dedupe. Usage must agree as for ownRecord: no command of the package
+// compares the value of a key of its family or renews one.
+func (m *Model) requestKey(key ast.Expr) bool {
+	if m.keys == nil || key == nil {
+		return false
+	}
+	return m.requestArg(key, 0)
+}
+
+// requestArg is requestKey at a depth: usage is checked on the key's
+// family where it has one (a bare parameter has none; its callers' keys
+// are checked at the call).
+func (m *Model) requestArg(key ast.Expr, depth int) bool {
+	if !m.requestPart(key, depth) {
+		return false
+	}
+	if _, ok := m.counterFamily(key); !ok {
+		return true
+	}
+	return m.uncheckedFamily(key)
+}
+
+// requestPart is requestKey's reading of the key's parts, at a depth. A
+// part may be a parameter that every call of its unexported function
+// fills with a request's key (releaseRequestLock(requestLockKey, id)).
+func (m *Model) requestPart(key ast.Expr, depth int) bool {
+	info := m.Pass.TypesInfo
+	found := false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		if found || depth > maxDepth {
+			return
+		}
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj := info.ObjectOf(e)
+			if def := m.keys.definition(obj); def != nil {
+				visit(def, depth+1)
+				return
+			}
+			found = obj != nil && requestName(obj.Name())
+			if p, ok := m.defs.params[obj]; ok && !found {
+				// AcquireIdempotencyLock(ctx, key): the function's name
+				// says whose key it is.
+				found = dedupeName(p.fn.Name()) || m.atEveryCall(p, depth+1, m.requestArg)
+			}
+		case *ast.SelectorExpr:
+			if x, ok := ast.Unparen(e.X).(*ast.Ident); ok && messageName(x.Name) && strings.EqualFold(e.Sel.Name, "id") {
+				found = true
+				return
+			}
+			found = requestName(e.Sel.Name)
+		case *ast.BinaryExpr:
+			visit(e.X, depth+1)
+			visit(e.Y, depth+1)
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, e).(*types.Func)
+			if fn == nil || fn.Pkg() == nil {
+				return
+			}
+			switch path := fn.Pkg().Path(); {
+			case fn.Pkg() == m.Pass.Pkg:
+				if dedupeName(fn.Name()) {
+					found = true
+					return
+				}
+			case path == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"), path == "strconv", path == "strings":
+			default:
+				return
+			}
+			for _, a := range e.Args {
+				visit(a, depth+1)
+			}
+		}
+	}
+	visit(key, depth)
+	return found
+}
+
+// requestName reports whether a name is one request's, event's or
+// message's id: requestID, request_id, reqId, eventID, msgID, messageId,
+// deliveryID, idempotencyKey.
+func requestName(name string) bool {
+	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	for _, s := range []string{"requestid", "reqid", "eventid", "evtid", "msgid", "messageid", "deliveryid", "idempotencykey", "idempotentkey", "idemkey", "dedupekey", "dedupkey"} {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageName reports whether a variable's name says it holds one
+// request, event or message, whose ID field names it.
+func messageName(name string) bool {
+	switch strings.ToLower(name) {
+	case "event", "evt", "ev", "msg", "message", "req", "request", "delivery":
+		return true
+	}
+	return false
+}
+
+// dedupeName reports whether a function's name says it makes or takes
+// dedupe or idempotency keys (stripeEventDedupeKey,
+// AcquireIdempotencyLock).
+func dedupeName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "dedup") || strings.Contains(n, "idempot")
+}
