@@ -23,8 +23,8 @@ import (
 // script, DELEX or SET IFEQ) or renews one, since an owner check or a
 // renewal says lock. A lock word in the key outweighs this and is
 // decided before.
-func (m *Model) ownRecord(key ast.Expr) bool {
-	args := m.makerArgs(key)
+func (m *Model) ownRecord(key keyRef) bool {
+	args := m.makerArgs(key.expr)
 	if len(args) == 0 {
 		return false
 	}
@@ -48,10 +48,10 @@ func (m *Model) ownRecord(key ast.Expr) bool {
 	if !own || bare && parts < 2 {
 		return false
 	}
-	fam, ok := m.counterFamily(key)
-	if !ok {
+	if !key.famOK {
 		return false
 	}
+	fam := key.fam
 	for _, o := range m.Calls {
 		touches := false
 		for _, k := range o.Keys {
