@@ -18,8 +18,9 @@ import (
 // rewritten for c's scope: a receiver field read in another method is
 // renamed to c's receiver.
 func (m *Model) AcquiredToken(c *Call, key ast.Expr) (*Call, string) {
+	id := m.KeyID(key)
 	for _, a := range m.Calls {
-		if !a.Acquires() || a.Value == nil || a.Key() == nil || m.KeyID(a.Key()) != m.KeyID(key) {
+		if !a.Acquires() || a.Value == nil || a.Key() == nil || m.KeyID(a.Key()) != id {
 			continue
 		}
 		if !typesx.IsString(m.Pass.TypesInfo.TypeOf(a.Value)) {

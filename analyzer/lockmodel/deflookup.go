@@ -1,7 +1,8 @@
 package lockmodel
 
 // What the definition index answers: a variable's one definition, a
-// function's callers, the values stored into a field.
+// function's callers, the values stored into a field, and whether a
+// variable is assigned between two places.
 
 import (
 	"go/ast"
@@ -60,6 +61,27 @@ func (d *defIndex) assigns(obj types.Object) []token.Pos {
 		}
 	}
 	return out
+}
+
+// assignedBetween reports whether a variable that e reads is assigned
+// strictly between positions pa and pb, in either order: e then names
+// another value at one of them.
+func (d *defIndex) assignedBetween(e ast.Expr, pa, pb token.Pos) bool {
+	lo, hi := min(pa, pb), max(pa, pb)
+	changed := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := d.info.ObjectOf(id); obj != nil {
+				for _, p := range d.assigns(obj) {
+					if p > lo && p < hi {
+						changed = true
+					}
+				}
+			}
+		}
+		return !changed
+	})
+	return changed
 }
 
 // only returns the one definition of obj: var x T aside, it is assigned

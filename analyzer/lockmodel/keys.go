@@ -207,19 +207,5 @@ func (m *Model) sameKeyBetween(a ast.Expr, pa token.Pos, b ast.Expr, pb token.Po
 	if a == nil || b == nil || m.KeyID(a) != m.KeyID(b) {
 		return false
 	}
-	lo, hi := min(pa, pb), max(pa, pb)
-	changed := false
-	ast.Inspect(a, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if obj := m.Pass.TypesInfo.ObjectOf(id); obj != nil {
-				for _, p := range m.defs.assigns(obj) {
-					if p > lo && p < hi {
-						changed = true
-					}
-				}
-			}
-		}
-		return !changed
-	})
-	return !changed
+	return !m.defs.assignedBetween(a, pa, pb)
 }

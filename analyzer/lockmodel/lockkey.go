@@ -64,6 +64,22 @@ type Why struct {
 	Take, Drop, Caller *ast.FuncDecl
 }
 
+// keyRef is a key that LockKey weighs, with its identity (KeyID) and
+// family (counterFamily) rendered once: its checks compare them with
+// other calls' keys, and each rendering walks the key's definitions
+// again.
+type keyRef struct {
+	expr  ast.Expr
+	id    string
+	fam   string
+	famOK bool
+}
+
+func (m *Model) refOf(key ast.Expr) keyRef {
+	fam, ok := m.counterFamily(key)
+	return keyRef{expr: key, id: m.KeyID(key), fam: fam, famOK: ok}
+}
+
 // LockKey returns the strongest evidence that key, an argument of c, is a
 // lock key, and for usage-based evidence what it is.
 func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
@@ -74,16 +90,15 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// Only the run that made the name writes it: nobody contends.
 		return NotLock, Why{}
 	}
-	if m.dataKeys[m.KeyID(key)] && !m.claimsChecked(c, key) {
+	k := m.refOf(key)
+	if m.dataKeys[k.id] && !m.claimsChecked(c, k.id) {
 		// Read as data and never acquired: usage outweighs any name,
 		// unless c's own function checks the key's holder before it
 		// writes it.
 		return NotLock, Why{}
 	}
-	if len(m.windowKeys) > 0 || len(m.recordKeys) > 0 || len(m.runKeys) > 0 {
-		if fam, ok := m.counterFamily(key); ok && (m.windowKeys[fam] || m.recordKeys[fam] || m.runKeys[fam]) {
-			return NotLock, Why{}
-		}
+	if k.famOK && (m.windowKeys[k.fam] || m.recordKeys[k.fam] || m.runKeys[k.fam]) {
+		return NotLock, Why{}
 	}
 	if m.requestKey(key) {
 		// One request's marker: only its duplicates contend.
@@ -92,11 +107,11 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, Why{}
 	}
-	if m.ownRecord(key) {
+	if m.ownRecord(k) {
 		// A taker's own record: usage outweighs how it is taken.
 		return NotLock, Why{}
 	}
-	if m.acquiredAlongside(c, key) || c.Acquires() && m.releasedOwnedAfter(c, key) || m.keptElement(key) {
+	if m.acquiredAlongside(c, k) || c.Acquires() && m.releasedOwnedAfter(c, k) || m.keptElement(key) {
 		return ByAcquire, Why{}
 	}
 	// The helper the key is passed to says more than the function that
@@ -104,7 +119,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if c.ViaLock && c.Key() == key {
 		return ByFunc, Why{Helper: c.Via}
 	}
-	if why, ok := m.lockFunc(c, key); ok {
+	if why, ok := m.lockFunc(c, k.id); ok {
 		return ByFunc, why
 	}
 	if why, ok := m.lockFromCaller(c, key); ok {
@@ -113,17 +128,15 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if why, ok := m.paired.calls[c]; ok {
 		return ByPair, why
 	}
-	if len(m.paired.families) > 0 {
-		if fam, ok := m.counterFamily(key); ok {
-			if why, ok := m.paired.families[fam]; ok {
-				return ByPair, why
-			}
+	if k.famOK {
+		if why, ok := m.paired.families[k.fam]; ok {
+			return ByPair, why
 		}
 	}
-	if m.siblingTakeDrop(c, key) {
+	if k.famOK && m.siblingTakeDrop(c, k.fam) {
 		return ByAcquire, Why{}
 	}
-	if g := m.CompareRead(c, key); g != nil && !m.WrittenAsValue(key) {
+	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) {
 		return ByCheck, Why{}
 	}
 	return NotLock, Why{}
@@ -134,13 +147,15 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 // is a lock type; or, for an acquire, whether the same function deletes
 // the key after it (take, work, delete: a lock, whatever its name), or
 // another method of its lock type does (Take and Drop on a receiver key).
-func (m *Model) acquiredAlongside(c *Call, key ast.Expr) bool {
-	id := m.KeyID(key)
+func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
+	id := key.id
 	for _, o := range m.Calls {
 		if o == c || o.Key() == nil || m.KeyID(o.Key()) != id {
 			continue
 		}
-		sameFunc := o.Decl == c.Decl && o.Decl != nil && m.SameKey(o, o.Key(), c, key)
+		// The identities are equal: the same key if nothing o's key reads
+		// is assigned between the two calls.
+		sameFunc := o.Decl == c.Decl && o.Decl != nil && !m.defs.assignedBetween(o.Key(), o.Pos(), c.Pos())
 		switch {
 		case o.Acquires():
 			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c)) {
@@ -187,11 +202,11 @@ func (m *Model) lockType(a, b *Call) bool {
 var lockVerbs = map[string]bool{"acquire": true, "obtain": true, "release": true}
 
 // lockFunc reports whether c's function says, by its name or its
-// receiver's type, that it takes or releases a lock, and key is the only
-// key its Redis commands touch: then the key is that lock's, whatever it
-// is called. A function that touches several keys (a cache read guarded
+// receiver's type, that it takes or releases a lock, and the key whose
+// identity is id is the only key its Redis commands touch: then the key
+// is that lock's, whatever it is called. A function that touches several keys (a cache read guarded
 // by a lock) says nothing about which of them is the lock.
-func (m *Model) lockFunc(c *Call, key ast.Expr) (Why, bool) {
+func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 	d := c.Decl
 	if d == nil {
 		return Why{}, false
@@ -199,7 +214,6 @@ func (m *Model) lockFunc(c *Call, key ast.Expr) (Why, bool) {
 	if !m.funcNames[d] {
 		return Why{}, false
 	}
-	id := m.KeyID(key)
 	for _, o := range m.Calls {
 		if o.Decl != d {
 			continue

@@ -63,7 +63,7 @@ func (m *Model) ownedReleasers() map[*types.Func]int {
 
 // releasedOwnedAfter reports whether c's function, after c, passes key to
 // a helper of the package that releases it owner checked.
-func (m *Model) releasedOwnedAfter(c *Call, key ast.Expr) bool {
+func (m *Model) releasedOwnedAfter(c *Call, key keyRef) bool {
 	if c.Decl == nil {
 		return false
 	}
@@ -72,7 +72,7 @@ func (m *Model) releasedOwnedAfter(c *Call, key ast.Expr) bool {
 			if s.fn != c.Decl || s.call.Pos() <= c.Pos() || i >= len(s.call.Args) || s.call.Ellipsis.IsValid() {
 				continue
 			}
-			if m.sameKeyBetween(key, c.Pos(), s.call.Args[i], s.call.Pos()) {
+			if a := s.call.Args[i]; m.KeyID(a) == key.id && !m.defs.assignedBetween(key.expr, c.Pos(), s.call.Pos()) {
 				return true
 			}
 		}

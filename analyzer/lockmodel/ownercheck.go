@@ -86,34 +86,44 @@ func (m *Model) Watches(c *Call, key ast.Expr) bool {
 // sibling closure (one test case of a table, one callback of a suite)
 // runs on its own.
 func (m *Model) CompareRead(c *Call, key ast.Expr) *Call {
+	if key == nil {
+		return nil
+	}
+	return m.compareRead(c, m.KeyID(key))
+}
+
+// compareRead is CompareRead for the key whose identity is id.
+func (m *Model) compareRead(c *Call, id string) *Call {
 	for _, g := range m.Calls {
-		if m.readBefore(g, c, key) {
+		if m.readBefore(g, c, id) {
 			return g
 		}
 	}
 	return nil
 }
 
-// readBefore reports whether g is a compared GET of key before c in c's
-// function (see CompareRead).
-func (m *Model) readBefore(g, c *Call, key ast.Expr) bool {
-	return g.Command == CmdGet && g.Compared && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) && m.SameKey(g, g.Key(), c, key)
+// readBefore reports whether g is a compared GET, before c in c's
+// function, of the key whose identity is id (see CompareRead).
+func (m *Model) readBefore(g, c *Call, id string) bool {
+	return g.Command == CmdGet && g.Compared && g.Decl == c.Decl && g.Pos() < c.Pos() && encloses(g.Func, c) &&
+		g.Key() != nil && m.KeyID(g.Key()) == id && !m.defs.assignedBetween(g.Key(), g.Pos(), c.Pos())
 }
 
-// claimsChecked reports whether c, a SET, writes key with the value its
-// function compared the key's value with first, and only when the key
-// held that value or its function went on past a holder that differs:
+// claimsChecked reports whether c, a SET, writes the key whose identity
+// is keyID with the value its function compared the key's value with
+// first, and only when the key held that value or its function went on
+// past a holder that differs:
 // cur := GET key; if cur != "" && cur != id { return }; SET key id, or
 // if cur == id || cur == "" { SET key id }. That is a claim of the key
 // in two round trips, by usage, whatever else reads the key as data (the
 // followers that read the leader's name). A write when the value differs
 // (if cur != v { SET key v }) updates a value.
-func (m *Model) claimsChecked(c *Call, key ast.Expr) bool {
+func (m *Model) claimsChecked(c *Call, keyID string) bool {
 	if c.Command != CmdSet || c.Value == nil || c.Flags&FlagUnknown != 0 {
 		return false
 	}
 	for _, g := range m.Calls {
-		if !m.readBefore(g, c, key) {
+		if !m.readBefore(g, c, keyID) {
 			continue
 		}
 		for _, rc := range m.ownerCompares[g] {
@@ -171,9 +181,11 @@ func joined(cond ast.Expr, cmp *ast.BinaryExpr) bool {
 // owner check of a lock.
 func (m *Model) WrittenAsValue(key ast.Expr) bool {
 	fam, ok := m.counterFamily(key)
-	if !ok {
-		return false
-	}
+	return ok && m.familyWritten(fam)
+}
+
+// familyWritten is WrittenAsValue for the keys of family fam.
+func (m *Model) familyWritten(fam string) bool {
 	for _, o := range m.Calls {
 		if o.Overwrites() {
 			if f, ok := m.counterFamily(o.Key()); ok && f == fam {

@@ -23,8 +23,8 @@ import (
 // script, DELEX or SET IFEQ) or renews one, since an owner check or a
 // renewal says lock. A lock word in the key outweighs this and is
 // decided before.
-func (m *Model) ownRecord(key ast.Expr) bool {
-	args := m.makerArgs(key)
+func (m *Model) ownRecord(key keyRef) bool {
+	args := m.makerArgs(key.expr)
 	if len(args) == 0 {
 		return false
 	}
@@ -54,11 +54,11 @@ func (m *Model) ownRecord(key ast.Expr) bool {
 // uncheckedFamily reports whether no command of the package compares the
 // value of a key of key's family (a compared GET, a script, DELEX or SET
 // IFEQ) or renews one: an owner check or a renewal says lock.
-func (m *Model) uncheckedFamily(key ast.Expr) bool {
-	fam, ok := m.counterFamily(key)
-	if !ok {
+func (m *Model) uncheckedFamily(key keyRef) bool {
+	if !key.famOK {
 		return false
 	}
+	fam := key.fam
 	for _, o := range m.Calls {
 		touches := false
 		for _, k := range o.Keys {

@@ -34,10 +34,11 @@ func (m *Model) requestArg(key ast.Expr, depth int) bool {
 	if !m.requestPart(key, depth) {
 		return false
 	}
-	if _, ok := m.counterFamily(key); !ok {
+	ref := m.refOf(key)
+	if !ref.famOK {
 		return true
 	}
-	return m.uncheckedFamily(key)
+	return m.uncheckedFamily(ref)
 }
 
 // requestPart is requestKey's reading of the key's parts, at a depth. A

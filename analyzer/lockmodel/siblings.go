@@ -26,7 +26,11 @@ type takeDrop struct {
 func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
 	idx := map[methodFamily]*takeDrop{}
 	for _, c := range m.Calls {
-		mf, ok := m.methodFamilyOf(c, c.Key())
+		fam, ok := m.counterFamily(c.Key())
+		if !ok {
+			continue
+		}
+		mf, ok := methodFamilyOf(c, fam)
 		if !ok {
 			continue
 		}
@@ -44,26 +48,22 @@ func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
 	return idx
 }
 
-// methodFamilyOf returns c's receiver type and key's family, for an
-// acquire or a delete in a method.
-func (m *Model) methodFamilyOf(c *Call, key ast.Expr) (methodFamily, bool) {
-	if key == nil || c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
-		return methodFamily{}, false
-	}
-	fam, ok := m.counterFamily(key)
-	if !ok {
+// methodFamilyOf returns c's receiver type with fam, the family of its
+// key, for an acquire or a delete in a method.
+func methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
+	if c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
 		return methodFamily{}, false
 	}
 	return methodFamily{typesx.RecvBase(c.Decl.Recv.List[0].Type), fam}, true
 }
 
-// siblingTakeDrop reports whether one method of c's type takes key with
-// SET NX and another deletes it, the two building it alike from their
-// arguments ("chat:busy:" + chat, s.keyFunc(chat)): Start and Finish of a
-// lock, whatever the key is called, unless the package reads such keys
-// back as data (a cache's Put, Get and Evict).
-func (m *Model) siblingTakeDrop(c *Call, key ast.Expr) bool {
-	mf, ok := m.methodFamilyOf(c, key)
+// siblingTakeDrop reports whether one method of c's type takes keys of
+// family fam with SET NX and another deletes them, the two building them
+// alike from their arguments ("chat:busy:" + chat, s.keyFunc(chat)):
+// Start and Finish of a lock, whatever the key is called, unless the
+// package reads such keys back as data (a cache's Put, Get and Evict).
+func (m *Model) siblingTakeDrop(c *Call, fam string) bool {
+	mf, ok := methodFamilyOf(c, fam)
 	if !ok || m.readFams[mf.family] {
 		return false
 	}

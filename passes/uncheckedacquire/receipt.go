@@ -1,0 +1,147 @@
+package uncheckedacquire
+
+// What the code does with an acquire's result: where it goes, the
+// variables that take its reply and its error, and where they are read.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// receipt is what the code does with a result: where it goes, and the
+// variables that take its reply and its error.
+type receipt struct {
+	discarded bool // a statement of its own, or assigned to _ only
+	returned  bool // the operand of a return statement
+	elsewhere bool // used in an expression, stored, or sent: the code has it
+	reply     *types.Var
+	err       *types.Var
+	replyAny  bool // some part other than the error is received at all
+}
+
+// receive reads what happens to r, whose enclosing nodes are parents.
+func receive(info *types.Info, r ast.Expr, parents []ast.Node) receipt {
+	if len(parents) == 0 {
+		return receipt{elsewhere: true}
+	}
+	var lhs []ast.Expr
+	switch p := parents[0].(type) {
+	case *ast.ExprStmt:
+		return receipt{discarded: true}
+	case *ast.ReturnStmt:
+		return receipt{returned: true}
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || p.Rhs[0] != r {
+			return receipt{elsewhere: true}
+		}
+		lhs = p.Lhs
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 || p.Values[0] != r {
+			return receipt{elsewhere: true}
+		}
+		for _, n := range p.Names {
+			lhs = append(lhs, n)
+		}
+	default:
+		return receipt{elsewhere: true}
+	}
+	var rc receipt
+	types_ := resultTypes(info.TypeOf(r))
+	if len(types_) != len(lhs) {
+		return receipt{elsewhere: true}
+	}
+	blank := true
+	for i, l := range lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok {
+			// Stored in a field or an element: the code keeps it.
+			return receipt{elsewhere: true}
+		}
+		isErr := types.Identical(types_[i], types.Universe.Lookup("error").Type())
+		if !isErr {
+			rc.replyAny = true
+		}
+		if id.Name == "_" {
+			continue
+		}
+		blank = false
+		v, _ := info.ObjectOf(id).(*types.Var)
+		if v == nil || (!isErr && rc.reply != nil) {
+			return receipt{elsewhere: true}
+		}
+		if isErr {
+			rc.err = v
+		} else {
+			rc.reply = v
+		}
+	}
+	rc.discarded = blank
+	return rc
+}
+
+func resultTypes(t types.Type) []types.Type {
+	if tup, ok := t.(*types.Tuple); ok {
+		out := make([]types.Type, tup.Len())
+		for i := range tup.Len() {
+			out[i] = tup.At(i).Type()
+		}
+		return out
+	}
+	if t == nil {
+		return nil
+	}
+	return []types.Type{t}
+}
+
+// reads returns the identifiers that read v in fn. Assignments to v are
+// not reads, and neither is `_ = v`, which only silences the compiler.
+func reads(info *types.Info, fn ast.Node, v *types.Var) []*ast.Ident {
+	written := map[*ast.Ident]bool{}
+	var out []*ast.Ident
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			blank := true
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					written[id] = true
+					blank = blank && id.Name == "_"
+				} else {
+					blank = false
+				}
+			}
+			if blank && n.Tok == token.ASSIGN {
+				for _, r := range n.Rhs {
+					if id, ok := ast.Unparen(r).(*ast.Ident); ok {
+						written[id] = true
+					}
+				}
+			}
+		case *ast.Ident:
+			if !written[n] && info.Uses[n] == v {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// comparedWithNil reports whether v is compared with == or != in fn.
+func comparedWithNil(info *types.Info, fn ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if found || !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+			return !found
+		}
+		for _, side := range []ast.Expr{be.X, be.Y} {
+			if id, ok := ast.Unparen(side).(*ast.Ident); ok && info.Uses[id] == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
