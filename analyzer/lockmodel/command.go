@@ -25,6 +25,9 @@ const (
 	CmdMulti
 	CmdExec
 	CmdWatch
+	// CmdDecr is DECR and DECRBY: the reply is a count that each caller
+	// sees once, as INCR's is.
+	CmdDecr
 )
 
 var commandNames = [...]string{
@@ -44,6 +47,7 @@ var commandNames = [...]string{
 	CmdMulti:     "MULTI",
 	CmdExec:      "EXEC",
 	CmdWatch:     "WATCH",
+	CmdDecr:      "DECR",
 }
 
 func (c Command) String() string {

@@ -21,6 +21,8 @@ var goframeMethods = map[string]Command{
 	"PExpireAt": CmdPExpireAt,
 	"Incr":      CmdIncr,
 	"IncrBy":    CmdIncr,
+	"Decr":      CmdDecr,
+	"DecrBy":    CmdDecr,
 	"Eval":      CmdEval,
 	"EvalSha":   CmdEval,
 }

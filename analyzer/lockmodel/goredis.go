@@ -42,6 +42,8 @@ var goRedisMethods = map[string]goRedisCmd{
 	"PExpireAt":  {cmd: CmdPExpireAt},
 	"Incr":       {cmd: CmdIncr},
 	"IncrBy":     {cmd: CmdIncr},
+	"Decr":       {cmd: CmdDecr},
+	"DecrBy":     {cmd: CmdDecr},
 	"Eval":       {cmd: CmdEval},
 	"EvalSha":    {cmd: CmdEval},
 	"EvalRO":     {cmd: CmdEval},

@@ -100,6 +100,12 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if k.famOK && (m.windowKeys[k.fam] || m.recordKeys[k.fam] || m.runKeys[k.fam]) {
 		return NotLock, Why{}
 	}
+	if !k.famOK && m.tokenNamed(key) {
+		// A token's own record (GET req.VerificationToken, compare
+		// with the code, DEL): a lock's token is its value, not its
+		// name.
+		return NotLock, Why{}
+	}
 	if m.requestKey(key) {
 		// One request's marker: only its duplicates contend.
 		return NotLock, Why{}

@@ -57,6 +57,7 @@ var portShapes = map[string][]struct {
 	"Expire":  {{"key", pKey}, {"expiration", pTTL}},
 	"PExpire": {{"key", pKey}, {"expiration", pTTL}},
 	"Incr":    {{"key", pKey}},
+	"Decr":    {{"key", pKey}},
 	"Eval":    {{"script", pScript}, {"keys", pEvalKeys}, {"args", pArgs}},
 }
 

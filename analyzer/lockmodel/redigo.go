@@ -22,6 +22,8 @@ var redigoCommands = map[string]Command{
 	"PEXPIREAT": CmdPExpireAt,
 	"INCR":      CmdIncr,
 	"INCRBY":    CmdIncr,
+	"DECR":      CmdDecr,
+	"DECRBY":    CmdDecr,
 	"EVAL":      CmdEval,
 	"EVALSHA":   CmdEval,
 	"EVAL_RO":   CmdEval,

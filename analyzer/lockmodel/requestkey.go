@@ -128,3 +128,31 @@ func dedupeName(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "dedup") || strings.Contains(n, "idempot")
 }
+
+// tokenNamed reports whether key, through local variables, is a variable
+// or field named for a secret a client holds: a verification token, a
+// code, a nonce (req.VerificationToken, otpCode).
+func (m *Model) tokenNamed(key ast.Expr) bool {
+	var name string
+	e := key
+	for range maxDepth {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(x)); def != nil {
+				e = def
+				continue
+			}
+			name = x.Name
+		case *ast.SelectorExpr:
+			name = x.Sel.Name
+		}
+		break
+	}
+	n := strings.ToLower(name)
+	for _, s := range []string{"token", "code", "otp", "nonce", "captcha", "secret"} {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -29,6 +29,8 @@ var rueidisCommands = map[string]Command{
 	"Pexpireat": CmdPExpireAt,
 	"Incr":      CmdIncr,
 	"Incrby":    CmdIncr,
+	"Decr":      CmdDecr,
+	"Decrby":    CmdDecr,
 	"Eval":      CmdEval,
 	"Evalsha":   CmdEval,
 	"EvalRo":    CmdEval,

@@ -47,6 +47,9 @@ func (m *Model) freshPart(key ast.Expr, depth int) bool {
 			} else if p, ok := m.defs.params[obj]; ok {
 				found = m.freshAtEveryCall(p, depth+1)
 			}
+			if m.counterReply(obj) {
+				found = true
+			}
 		case *ast.BinaryExpr:
 			visit(e.X, depth+1)
 			visit(e.Y, depth+1)
@@ -72,6 +75,38 @@ func (m *Model) freshPart(key ast.Expr, depth int) bool {
 	}
 	visit(key, depth)
 	return found
+}
+
+// counterReply reports whether obj holds what an INCR or DECR returned,
+// directly or as the first result of the call (n, err := ...Result()).
+// Each caller sees that value once, so a key made of it is a slot nobody
+// else names (stock:<award>_<count left after DECR>).
+func (m *Model) counterReply(obj types.Object) bool {
+	var x ast.Expr
+	if v, ok := obj.(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+		if d, ok := m.defs.only(obj); ok {
+			x = d.val
+			if d.tuple != nil && d.index == 0 {
+				x = d.tuple
+			}
+		}
+	}
+	for range maxDepth {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if c := m.byID[call]; c != nil {
+			return c.Command == CmdIncr || c.Command == CmdDecr
+		}
+		// The reply's accessor: rdb.Decr(ctx, k).Result() or .Val().
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x = sel.X
+	}
+	return false
 }
 
 // freshAtEveryCall reports whether every call of p's function passes a

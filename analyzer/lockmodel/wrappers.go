@@ -43,7 +43,7 @@ func (f *Forwarder) String() string {
 // their text stays in the wrapper.
 func forwardable(c Command) bool {
 	switch c {
-	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr:
+	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr, CmdDecr:
 		return true
 	}
 	return false
