@@ -185,7 +185,7 @@ func (b *builder) redigoSetFlags(c *Call, args []ast.Expr) {
 // connection within one function: commands sent between them are queued
 // in a transaction, and Send alone queues into the connection's pipeline.
 func (b *builder) redigoBatch(cur cursor, c *Call, conn ast.Expr, send bool) {
-	obj := b.objOf(conn)
+	obj := b.connOf(conn)
 	fn := enclosingFunc(cur)
 	key := multiKey{fn: fn, conn: obj}
 	st := b.multi[key]
@@ -220,6 +220,21 @@ func (b *builder) redigoBatch(cur cursor, c *Call, conn ast.Expr, send bool) {
 		return
 	}
 	c.Queued = send
+}
+
+// connOf is the connection conn names within a function: a variable, or
+// a field of one (r.Conn, a lock's connection), which stays the same
+// connection for the function's commands.
+func (b *builder) connOf(conn ast.Expr) types.Object {
+	if sel, ok := ast.Unparen(conn).(*ast.SelectorExpr); ok {
+		if _, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+			if v := b.pass.TypesInfo.Selections[sel]; v != nil && v.Kind() == types.FieldVal {
+				return v.Obj()
+			}
+		}
+		return nil
+	}
+	return b.objOf(conn)
 }
 
 func enclosingFunc(cur cursor) ast.Node {
