@@ -66,9 +66,14 @@ func (b *builder) collect(files []*ast.File) {
 			return
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
-		if !ok && (isObtain(b.pass.TypesInfo, call) || b.obtainer(fn)) {
+		if !ok && isObtain(b.pass.TypesInfo, call) {
 			b.m.obtains = append(b.m.obtains, call)
 			return
+		}
+		if !ok && b.obtainer(fn) {
+			// A module's own acquire is also the command it forwards
+			// to: its token and its key are read there (wrapped).
+			b.m.obtains = append(b.m.obtains, call)
 		}
 		if !ok {
 			if c := b.redigoPort(cur, call, fn); c != nil {
