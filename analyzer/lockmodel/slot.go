@@ -298,3 +298,45 @@ func (m *Model) ClusterClient(c *Call) string {
 	}
 	return ""
 }
+
+// UntaggedDerived reports whether one of two keys is the other, handed in
+// whole, with constant text added around it and no brace in that text
+// (key and key + ":lock-intent", "channel:" + key): the package derives
+// a companion key without a hash tag, so the two share a slot only if
+// every caller happens to brace the key it passes.
+func (m *Model) UntaggedDerived(a, b ast.Expr) bool {
+	if m.keys == nil || a == nil || b == nil {
+		return false
+	}
+	sa, sb := m.keys.shape(a, nil, 0), m.keys.shape(b, nil, 0)
+	return derivedFrom(sa, sb) || derivedFrom(sb, sa)
+}
+
+// derivedFrom reports whether d is base, one opaque part, with brace-free
+// constant text before or after it.
+func derivedFrom(base, d keyShape) bool {
+	if len(base) != 1 || base[0].opaque == "" || len(d) < 2 || len(d) > 3 {
+		return false
+	}
+	seen := false
+	for _, p := range d {
+		switch {
+		case p == base[0]:
+			seen = true
+		case p.opaque != "" || strings.ContainsAny(p.lit, "{}"):
+			return false
+		}
+	}
+	return seen
+}
+
+// AnyClient reports whether c's receiver is a go-redis interface
+// (Cmdable, Scripter), which a Cluster client satisfies as well as a
+// single node's.
+func (m *Model) AnyClient(c *Call) bool {
+	if c.Client != GoRedis || c.Recv == nil {
+		return false
+	}
+	t := m.Pass.TypesInfo.TypeOf(c.Recv)
+	return goRedisTypeName(t) != "" && types.IsInterface(t)
+}

@@ -52,11 +52,18 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	for i := range c.Keys {
 		for j := i + 1; j < len(c.Keys); j++ {
 			a, b := c.Keys[i], c.Keys[j]
-			if same, known := m.SameSlot(a, b); same || !known {
+			derived := false
+			if same, known := m.SameSlot(a, b); same {
 				continue
+			} else if !known {
+				// A key handed in whole cannot be read, unless the
+				// package derives the other from it with no tag.
+				if derived = m.UntaggedDerived(a, b); !derived {
+					continue
+				}
 			}
 			lockFence := (m.IsLockKey(c, a) && isFence(j)) || (m.IsLockKey(c, b) && isFence(i))
-			if kind == "" && !anyClient && !lockFence {
+			if kind == "" && !anyClient && !lockFence && !(derived && m.AnyClient(c)) {
 				continue
 			}
 			report(pass, m, c, a, b, kind, lockFence)

@@ -38,7 +38,11 @@
 // functions; constant keys without a tag are hashed, and the call is
 // silent when they happen to share a slot. A key handed in whole by a
 // caller (a parameter, a slice built at run time) cannot be read and
-// keeps the call silent.
+// keeps the call silent, unless the package derives the other key from
+// it by adding text with no hash tag (key + ":lock-intent",
+// "channel:" + key): those share a slot only if every caller braces its
+// key. Such a pair is reported on a Cluster client, and on a go-redis
+// client interface (Cmdable, Scripter), which a Cluster client satisfies.
 //
 // The call is reported when its client may be a Cluster client (go-redis
 // *ClusterClient, UniversalClient, and Ring, which sends a script to the
