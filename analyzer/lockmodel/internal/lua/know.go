@@ -62,7 +62,19 @@ func Acquires(calls []*Call, i int) bool {
 		}
 		return existsBefore(calls[:i], a.Key()) || absentBefore(calls[:i], a)
 	case a.TakesHash():
-		return existsBefore(calls[:i], a.Key())
+		// A hold count stepped down before the key is deleted is a
+		// reentrant unlock (HEXISTS, HINCRBY -1, DEL at zero).
+		return existsBefore(calls[:i], a.Key()) && !deletedAfter(calls[i+1:], a.Key())
+	}
+	return false
+}
+
+// deletedAfter reports whether one of calls deletes KEYS[k].
+func deletedAfter(calls []*Call, k int) bool {
+	for _, b := range calls {
+		if (b.Command == "DEL" || b.Command == "UNLINK") && b.Key() == k {
+			return true
+		}
 	}
 	return false
 }

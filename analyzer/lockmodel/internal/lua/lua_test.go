@@ -144,6 +144,8 @@ func TestLuaAcquiresHashLock(t *testing.T) {
 		{`redis.call('HINCRBY', KEYS[1], ARGV[1], 1)`, []bool{false}},
 		{`if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HSET', KEYS[1], ARGV[1], 1) end`, []bool{false, false}},
 		{`if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+		// A reentrant unlock steps the hold count down, then deletes.
+		{`if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) ~= 0 then return 0 end redis.call('DEL', KEYS[1]) redis.call('PUBLISH', KEYS[2], ARGV[2])`, []bool{false, false, false, false}},
 	}
 	checkAcquires(t, cases)
 }
