@@ -145,3 +145,34 @@ func comparedWithNil(info *types.Info, fn ast.Node, v *types.Var) bool {
 	})
 	return found
 }
+
+// namedResult reports whether v is a named result of one of fns (the
+// acquire's declaration and the function literal it is in): the reply
+// goes back to the caller with the function's return, bare or not, even
+// when a goroutine of the function stores it (ok, err = ...Result()).
+func namedResult(info *types.Info, v *types.Var, fns ...ast.Node) bool {
+	for _, fn := range fns {
+		var ft *ast.FuncType
+		switch f := fn.(type) {
+		case *ast.FuncDecl:
+			if f != nil {
+				ft = f.Type
+			}
+		case *ast.FuncLit:
+			if f != nil {
+				ft = f.Type
+			}
+		}
+		if ft == nil || ft.Results == nil {
+			continue
+		}
+		for _, field := range ft.Results.List {
+			for _, name := range field.Names {
+				if info.Defs[name] == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

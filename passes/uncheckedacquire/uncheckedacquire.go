@@ -115,7 +115,8 @@ func missWords(miss lockmodel.Miss) string {
 func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	r, parents := m.Reply(c)
 	rc := receive(pass.TypesInfo, r, parents)
-	if rc.elsewhere {
+	if rc.elsewhere || rc.reply != nil && namedResult(pass.TypesInfo, rc.reply, c.Decl, c.Func) {
+		// A named result goes back to the caller, who decides.
 		return
 	}
 	key := c.Key()
