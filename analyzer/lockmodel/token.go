@@ -144,7 +144,7 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 	var base TokenOrigin
 	switch {
 	case !ok:
-		return TokenOrigin{}
+		return t.everyDef(v, st, depth)
 	case d.val != nil:
 		base = t.expr(d.val, st, depth+1)
 	case d.tuple != nil:
@@ -163,6 +163,35 @@ func (t *Tokens) ident(id *ast.Ident, st *tokenState, depth int) TokenOrigin {
 		return concat(parts...)
 	}
 	return base
+}
+
+// everyDef classifies a local assigned more than once by all that is
+// assigned to it: weak only when every value is (a random-string loop's
+// cache := src.Int63(), refilled with src.Int63() and shifted, is
+// math/rand). A shift or sum of the variable keeps what it holds; an
+// address taken lets it change unseen.
+func (t *Tokens) everyDef(v *types.Var, st *tokenState, depth int) TokenOrigin {
+	var srcs []TokenOrigin
+	stepped := false
+	for _, x := range t.m.defs.vars[v] {
+		switch {
+		case x.addr:
+			return TokenOrigin{}
+		case x.val != nil:
+			srcs = append(srcs, t.expr(x.val, st, depth+1))
+		case x.tuple != nil:
+			srcs = append(srcs, t.tuple(x.tuple, x.index, st, depth))
+		case !x.zero:
+			stepped = true
+		}
+	}
+	for _, s := range srcs {
+		// A constant stepped (i++, n += k) is a count, no constant.
+		if s.Origin == OriginUnknown || stepped && s.Origin == OriginConstant {
+			return TokenOrigin{}
+		}
+	}
+	return alt(srcs)
 }
 
 // param classifies a parameter by what every caller passes, when the
