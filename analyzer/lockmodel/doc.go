@@ -44,8 +44,10 @@
 //     keynames.go), sibling methods (siblings.go), helper pairs
 //     (paired.go), owner-checked release helpers (ownedrelease.go),
 //     slices of acquired keys (keptkeys.go), key families read or counted
-//     as data (families.go), keys unique to one run (runkey.go) and a
-//     taker's own records (ownrecord.go)
+//     as data (families.go), keys unique to one run, or to the count an
+//     INCR or DECR handed the caller (runkey.go), a taker's own records
+//     (ownrecord.go), and dedupe markers of one request, event or
+//     message, and a client token's own record (requestkey.go)
 //   - leader leases: leader.go; one-shot markers: marker.go; undo on
 //     failure: undo.go, and claims kept on success: claim.go
 //   - the token an acquire stores: token.go, tokencall.go, origin.go,
