@@ -217,7 +217,7 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 	if d == nil {
 		return Why{}, false
 	}
-	if !m.funcNames[d] {
+	if !m.funcNames[d] || m.locksThroughHandle(d) {
 		return Why{}, false
 	}
 	for _, o := range m.Calls {
@@ -233,6 +233,35 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 	return Why{Func: d}, true
 }
 
+// locksThroughHandle reports whether d takes or drops its lock through a
+// call that is no command the model reads: a method named for locking on
+// another value (lock.TryAcquire(), mu.Lock(ctx)). The lock's key is
+// inside that handle, so the key d's commands touch is the data the lock
+// guards (the cache read and refilled in getWithDistributedLock).
+func (m *Model) locksThroughHandle(d *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || m.byID[call] != nil {
+			return true
+		}
+		if s := m.Pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+			return true
+		}
+		for _, w := range splitWords(sel.Sel.Name) {
+			if m.Words.Match(w) || m.Words.Match(strings.TrimPrefix(w, "un")) || lockVerbs[w] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // namesLock reports whether a function's name carries a lock word
 // (TryLock, Unlock, LockGetFlag), or a lock verb (Acquire, Release) on a
 // type named for a lock or in a package that acquires. The receiver's type
@@ -240,6 +269,10 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	verb := false
 	for _, w := range splitWords(d.Name.Name) {
+		if w == "optimistic" {
+			// An optimistic lock is a versioned update: no holder.
+			return false
+		}
 		if m.Words.Match(w) || m.Words.Match(strings.TrimPrefix(w, "un")) {
 			return true
 		}

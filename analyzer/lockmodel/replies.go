@@ -17,7 +17,8 @@ import (
 // definition is (want := "version-2"; ... if val != want).
 func (b *builder) constant(e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+	if tv, ok := b.pass.TypesInfo.Types[e]; ok && (tv.Value != nil || tv.IsNil()) {
+		// nil too: a reply compared with nil is tested for presence.
 		return true
 	}
 	if def := b.m.keys.definition(b.objOf(e)); def != nil {
