@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if k == 0 || (i > 0 && verb == "extends") {
 					continue
 				}
-				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) {
+				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) || verb == "extends" && countedBefore(calls, w, k) {
 					continue
 				}
 				why, ok := lockish(m, c, calls, w, i, k)
@@ -110,6 +110,17 @@ func checkedAlias(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaC
 func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 	for i, a := range calls {
 		if a.At < w.At && a.Key() == k && lockmodel.LuaAcquires(calls, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// countedBefore reports whether the script INCRs key k before w: a
+// counter's TTL (a sequence, a rate window), which no holder owns.
+func countedBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
+	for _, a := range calls {
+		if a.At < w.At && a.Key() == k && a.Increments() {
 			return true
 		}
 	}
