@@ -55,6 +55,13 @@ func (m *Model) ownRecord(key keyRef) bool {
 // value of a key of key's family (a compared GET, a script, DELEX or SET
 // IFEQ) or renews one: an owner check or a renewal says lock.
 func (m *Model) uncheckedFamily(key keyRef) bool {
+	return m.uncheckedFamilyOf(key, true)
+}
+
+// uncheckedFamilyOf is uncheckedFamily, where a renewal counts against
+// only when renewals is set: a dedupe marker's EXPIRE refreshes one
+// request's record, which nobody else holds.
+func (m *Model) uncheckedFamilyOf(key keyRef, renewals bool) bool {
 	if !key.famOK {
 		return false
 	}
@@ -70,8 +77,12 @@ func (m *Model) uncheckedFamily(key keyRef) bool {
 			continue
 		}
 		switch o.Command {
-		case CmdEval, CmdDelEx, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
+		case CmdEval, CmdDelEx:
 			return false
+		case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
+			if renewals {
+				return false
+			}
 		case CmdGet:
 			if o.Compared {
 				return false

@@ -19,7 +19,8 @@ import (
 // sender's retry gets in, gives nothing back to another holder; whatever
 // word the key carries ("order:request:lock:<request id>"), usage says
 // dedupe. Usage must agree as for ownRecord: no command of the package
-// compares the value of a key of its family or renews one.
+// compares the value of a key of its family (its EXPIRE only refreshes
+// the one request's record).
 func (m *Model) requestKey(key ast.Expr) bool {
 	if m.keys == nil || key == nil {
 		return false
@@ -38,7 +39,7 @@ func (m *Model) requestArg(key ast.Expr, depth int) bool {
 	if !ref.famOK {
 		return true
 	}
-	return m.uncheckedFamily(ref)
+	return m.uncheckedFamilyOf(ref, false)
 }
 
 // requestPart is requestKey's reading of the key's parts, at a depth. A
