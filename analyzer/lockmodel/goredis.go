@@ -103,7 +103,7 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 		case "Run", "RunRO", "Eval", "EvalRO", "EvalSha", "EvalShaRO":
 			c := &Call{Command: CmdEval, Method: name, Expr: call, Recv: arg(call, ps, "c"), Ctx: arg(call, ps, "ctx")}
 			c.Keys = b.evalKeys(arg(call, ps, "keys"))
-			c.Args = variadic(call, ps, "args")
+			c.Args = b.flatArgs(variadic(call, ps, "args"))
 			c.Script = b.scriptSource(recv)
 			return c
 		}
@@ -132,7 +132,7 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 		}
 	case CmdEval:
 		c.Keys = b.evalKeys(arg(call, ps, "keys"))
-		c.Args = variadic(call, ps, "args")
+		c.Args = b.flatArgs(variadic(call, ps, "args"))
 		c.Script = arg(call, ps, "script")
 		if c.Script == nil {
 			// EvalSha names the script by the SHA that ScriptLoad returned.
@@ -324,4 +324,23 @@ func (b *builder) delExArgs(c *Call, a ast.Expr) {
 			c.Match = kv.Value
 		}
 	}
+}
+
+// flatArgs is a script's ARGV as go-redis sends it: a []string or
+// []interface{} passed as one argument is spread into its elements
+// (Eval(script, keys, []string{token, ttl})).
+func (b *builder) flatArgs(args []ast.Expr) []ast.Expr {
+	if len(args) != 1 {
+		return args
+	}
+	t, ok := b.pass.TypesInfo.TypeOf(args[0]).(*types.Slice)
+	if !ok {
+		return args
+	}
+	if e, ok := t.Elem().Underlying().(*types.Basic); ok && e.Kind() == types.String || types.IsInterface(t.Elem()) {
+		if els := sliceElems(args[0]); els != nil {
+			return els
+		}
+	}
+	return args
 }
