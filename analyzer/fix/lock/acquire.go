@@ -80,7 +80,6 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 
 	a.token, a.ttl, a.o, a.keyBuf[0] = rand.Text(), ttl, o, key
 	a.keys = o.appendFenceKeys(a.keyBuf[:1])
-	a.fenced = itoa(int64(len(a.keys) - 1))
 	a.begin = time.Now()
 	if waiting && o.fair && o.backoff.MaxAttempts == 0 {
 		a.queue = siblingKey(key, "queue")
@@ -252,7 +251,6 @@ type acquisition struct {
 	ttl    time.Duration
 	o      *options
 	keys   []string  // the lock key, then the fence keys
-	fenced string    // how many fence keys there are
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 	tried  bool      // an attempt was sent
@@ -312,7 +310,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		// is read, to tell an earlier copy of this command (re-sent after
 		// a lost reply) from another owner: a second round trip, on the
 		// contended path only; later attempts of a wait send SET NX GET.
-		ok, err := a.client.Do(ctx, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds())))
+		ok, err := a.client.Do(ctx, command(1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl)))
 		if err != nil {
 			return nil, ack{}, err
 		}
@@ -331,7 +329,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
-			old, acks, err := rep.acked(ctx, a.client, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"))
+			old, acks, err := rep.acked(ctx, a.client, command(1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl), "GET"))
 			switch {
 			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
@@ -351,7 +349,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		}
 	}
 	if entry == "" && a.o.fencing {
-		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, a.keys, a.token, itoa(a.ttl.Milliseconds()))
+		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, a.keys, a.token, msWord(a.ttl))
 		if err != nil {
 			return nil, acks, err
 		}
@@ -371,7 +369,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
 	b := &a.o.backoff
-	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, keys, a.token, itoa(a.ttl.Milliseconds()), a.fenced, entry,
+	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, keys, a.token, msWord(a.ttl), itoa(int64(len(a.keys)-1)), entry,
 		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
 	if err != nil {
 		return nil, acks, err

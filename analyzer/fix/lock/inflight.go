@@ -24,9 +24,9 @@ type lateAttempt struct {
 	// flight; read without mu by that goroutine only.
 	abandoned bool
 	settled   bool
+	gaveUp    bool          // the lock's release stopped waiting for it
 	lock      *Lock         // what Obtain returned; nil when it failed
 	handled   chan struct{} // closed once the late reply was handled
-	gaveUp    bool          // the lock's release stopped waiting for it
 }
 
 // abandon records that an attempt was left in flight. Called by Obtain's

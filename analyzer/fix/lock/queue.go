@@ -284,7 +284,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 			}
 			return path, err
 		}
-		res, err := wq.handoff(rctx, token, w, own, &l.backoff)
+		res, err := wq.handoff(rctx, token, w, own, &l.o.backoff)
 
 		wq.mu.Lock()
 		if err != nil {

@@ -180,7 +180,7 @@ func compareAndDelete(ctx context.Context, client Client, key, token string) (Re
 func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featSetIFEQ) {
-		r, a, err := rep.acked(ctx, client, command(1, 1, "SET", key, token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())))
+		r, a, err := rep.acked(ctx, client, command(1, 1, "SET", key, token, "IFEQ", token, "PX", msWord(ttl)))
 		switch {
 		case err == nil && r != nil:
 			feats.learn(featSetIFEQ, true)
@@ -193,7 +193,7 @@ func compareAndExpire(ctx context.Context, client Client, key, token string, ttl
 		}
 		feats.learn(featSetIFEQ, false)
 	}
-	r, a, err := refreshScript.runAcked(ctx, client, rep, []string{key}, token, itoa(ttl.Milliseconds()))
+	r, a, err := refreshScript.runAcked(ctx, client, rep, []string{key}, token, msWord(ttl))
 	if err != nil {
 		return err
 	}
