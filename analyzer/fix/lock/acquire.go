@@ -79,6 +79,7 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	waiting := o.maxWait > 0 || o.wait
 
 	a.token, a.ttl, a.o, a.keyBuf[0] = rand.Text(), ttl, o, key
+	a.words.set(key, a.token)
 	a.keys = o.appendFenceKeys(a.keyBuf[:1])
 	a.begin = time.Now()
 	if waiting && o.fair && o.backoff.MaxAttempts == 0 {
@@ -256,6 +257,7 @@ type acquisition struct {
 	tried  bool      // an attempt was sent
 	opts   options   // what o points to
 	keyBuf [3]string // what keys starts in
+	words  lockWords // key and token boxed, for the commands of it and its lock
 	// What a fenced attempt's result is read from.
 	fenceRes [1]int64
 	// An attempt left in flight, and its reply.
@@ -310,14 +312,14 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		// is read, to tell an earlier copy of this command (re-sent after
 		// a lost reply) from another owner: a second round trip, on the
 		// contended path only; later attempts of a wait send SET NX GET.
-		ok, err := a.client.Do(ctx, command(1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl)))
+		ok, err := a.client.Do(ctx, commandOf(&a.words, 1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl)))
 		if err != nil {
 			return nil, ack{}, err
 		}
 		if ok != nil {
 			return obtained, ack{}, nil
 		}
-		old, err := a.client.Do(ctx, command(1, 1, "GET", a.key))
+		old, err := a.client.Do(ctx, commandOf(&a.words, 1, 1, "GET", a.key))
 		if err != nil {
 			return nil, ack{}, err
 		}
@@ -329,7 +331,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.client, a.key)
 		if feats.has(featSetNXGet) {
-			old, acks, err := rep.acked(ctx, a.client, command(1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl), "GET"))
+			old, acks, err := rep.acked(ctx, a.client, commandOf(&a.words, 1, 1, "SET", a.key, a.token, "NX", "PX", msWord(a.ttl), "GET"))
 			switch {
 			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
@@ -349,7 +351,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		}
 	}
 	if entry == "" && a.o.fencing {
-		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, a.keys, a.token, msWord(a.ttl))
+		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, &a.words, a.keys, a.token, msWord(a.ttl))
 		if err != nil {
 			return nil, acks, err
 		}
@@ -369,7 +371,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
 	b := &a.o.backoff
-	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, keys, a.token, msWord(a.ttl), itoa(int64(len(a.keys)-1)), entry,
+	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, &a.words, keys, a.token, msWord(a.ttl), itoa(int64(len(a.keys)-1)), entry,
 		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
 	if err != nil {
 		return nil, acks, err
@@ -389,7 +391,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 // the client's ReadTimeout otherwise. It returns a note for the error.
 func (a *acquisition) remove(ctx context.Context, key, value string) string {
 	return a.removeWith(ctx, func(rctx context.Context) error {
-		_, err := compareAndDelete(rctx, a.client, key, value)
+		_, err := compareAndDelete(rctx, a.client, key, value, a.wordsOf(key, value))
 		return err
 	})
 }
@@ -423,8 +425,17 @@ func (a *acquisition) removeWith(ctx context.Context, removal func(context.Conte
 func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
 	rctx := detached(ctx, a.o.releaseTimeout)
 	defer rctx.stop()
-	_, err := compareAndDelete(rctx, a.client, key, value)
+	_, err := compareAndDelete(rctx, a.client, key, value, a.wordsOf(key, value))
 	return err
+}
+
+// wordsOf is a's words for a command on key and value, nil when they are
+// not a's key and token.
+func (a *acquisition) wordsOf(key, value string) *lockWords {
+	if key == a.key && value == a.token {
+		return &a.words
+	}
+	return nil
 }
 
 func checkObtain(client Client, key string, ttl time.Duration, o *options) error {

@@ -122,12 +122,42 @@ func (c Command) madeWith() bool {
 // each part capped so that a client appending to one cannot write into
 // the next.
 func command(h, k int, w ...string) Command {
+	return commandOf(nil, h, k, w...)
+}
+
+// commandOf is command with the words of lw boxed already.
+func commandOf(lw *lockWords, h, k int, w ...string) Command {
 	b := newWords(len(w))
 	copy(b.w, w)
 	for i, x := range w {
-		b.v[i] = word(x)
+		b.v[i] = lw.word(x)
 	}
 	return b.command(h, k)
+}
+
+// lockWords are an acquisition's key and token as interface values, made
+// once for all the commands it and its lock send: a string boxed as an
+// interface value is an allocation of its own, and every command of a
+// lock has both words.
+type lockWords struct{ key, token any }
+
+// set boxes key and token once.
+func (lw *lockWords) set(key, token string) {
+	lw.key, lw.token = key, token
+}
+
+// word is the package's word, reusing the interface values of lw (which
+// may be nil).
+func (lw *lockWords) word(w string) any {
+	if lw != nil {
+		if s, _ := lw.token.(string); s == w && s != "" {
+			return lw.token
+		}
+		if s, _ := lw.key.(string); s == w && s != "" {
+			return lw.key
+		}
+	}
+	return word(w)
 }
 
 // words is a command's words and their interface values.
@@ -311,8 +341,9 @@ func newScript(src string) *script {
 }
 
 // command is the script's EVALSHA of keys and args (its EVAL with eval),
-// in one allocation that holds copies of them and their boxed values.
-func (s *script) command(eval bool, keys, args []string) Command {
+// in one allocation that holds copies of them and their boxed values;
+// those of lw (nil or not) are reused.
+func (s *script) command(eval bool, lw *lockWords, keys, args []string) Command {
 	b := newWords(3 + len(keys) + len(args))
 	b.w[0], b.v[0], b.w[1], b.v[1] = "EVALSHA", "EVALSHA", s.sha, s.shaWord
 	if eval {
@@ -323,7 +354,7 @@ func (s *script) command(eval bool, keys, args []string) Command {
 	copy(b.w[3:], keys)
 	copy(b.w[3+len(keys):], args)
 	for i := 3; i < len(b.w); i++ {
-		b.v[i] = word(b.w[i])
+		b.v[i] = lw.word(b.w[i])
 	}
 	return b.command(3, len(keys))
 }
@@ -335,17 +366,17 @@ func isNoScript(err error) bool {
 	return ok && strings.HasPrefix(msg, "NOSCRIPT")
 }
 
-func (s *script) run(ctx context.Context, c Client, keys []string, args ...string) (any, error) {
-	r, err := c.Do(ctx, s.command(false, keys, args))
+func (s *script) run(ctx context.Context, c Client, lw *lockWords, keys []string, args ...string) (any, error) {
+	r, err := c.Do(ctx, s.command(false, lw, keys, args))
 	if isNoScript(err) {
-		r, err = c.Do(ctx, s.command(true, keys, args))
+		r, err = c.Do(ctx, s.command(true, lw, keys, args))
 	}
 	return r, err
 }
 
 // ints runs the script and reads its reply as an array of integers.
 func (s *script) ints(ctx context.Context, c Client, keys []string, args ...string) ([]int64, error) {
-	r, err := s.run(ctx, c, keys, args...)
+	r, err := s.run(ctx, c, nil, keys, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -370,8 +401,8 @@ func int64s(r any) ([]int64, error) {
 }
 
 // int runs the script and reads its reply as an integer.
-func (s *script) int(ctx context.Context, c Client, keys []string, args ...string) (int64, error) {
-	r, err := s.run(ctx, c, keys, args...)
+func (s *script) int(ctx context.Context, c Client, lw *lockWords, keys []string, args ...string) (int64, error) {
+	r, err := s.run(ctx, c, lw, keys, args...)
 	if err != nil {
 		return 0, err
 	}

@@ -19,7 +19,7 @@ func TestValuesOfRewrittenCommand(t *testing.T) {
 		}
 		return w
 	}
-	made := func() Command { return releaseScript.command(false, []string{"lock"}, []string{"token"}) }
+	made := func() Command { return releaseScript.command(false, nil, []string{"lock"}, []string{"token"}) }
 
 	c := made()
 	if got := c.Values(); !slices.Equal(got, words(c)) {

@@ -16,6 +16,7 @@ type Lock struct {
 	key    string
 	token  string
 	fence  int64
+	words  *lockWords // key and token boxed, its acquisition's
 	// The Obtain's options (observer, release timeout, backoff, replicas),
 	// read only; the lock shares them rather than copying them.
 	o *options
@@ -66,6 +67,7 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 		client:   a.client,
 		key:      a.key,
 		token:    a.token,
+		words:    &a.words,
 		fence:    fence,
 		ttl:      a.ttl,
 		o:        o,
@@ -249,7 +251,7 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 	}
 	ttl = ttl.Truncate(time.Millisecond)
 	start := time.Now()
-	err := refreshBounded(ctx, l.client, l.key, l.token, ttl, l.o.replicas)
+	err := refreshBounded(ctx, l.client, l.key, l.token, l.words, ttl, l.o.replicas)
 	if errors.Is(err, ErrNotHeld) {
 		l.lose(fmt.Errorf("%w: %q: renewal found %w", ErrLost, l.key, ErrNotHeld))
 	}
@@ -380,7 +382,7 @@ func (l *Lock) release(ctx context.Context, final bool) error {
 	if wq != nil {
 		path, err = wq.release(ctx, l, l.wq != nil, timeout)
 	} else {
-		path, err = releaseBounded(ctx, l.client, l.key, l.token, timeout)
+		path, err = releaseBounded(ctx, l.client, l.key, l.token, l.words, timeout)
 	}
 
 	l.mu.Lock()

@@ -278,7 +278,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 		wq.mu.Unlock()
 
 		if w == nil && !fair && !passing {
-			path, err := releaseBounded(ctx, l.client, l.key, token, timeout)
+			path, err := releaseBounded(ctx, l.client, l.key, token, nil, timeout)
 			if err == nil || errors.Is(err, ErrNotHeld) {
 				wq.holderGone(l)
 			}
@@ -401,7 +401,7 @@ func (wq *waitQueue) publishMode() string {
 func (wq *waitQueue) leave(ctx context.Context, entry string, o *options) {
 	rctx := detached(ctx, o.releaseTimeout)
 	op := func() (int64, error) {
-		return leaveScript.int(rctx, wq.client, []string{wq.key, wq.queue}, entry,
+		return leaveScript.int(rctx, wq.client, nil, []string{wq.key, wq.queue}, entry,
 			itoa(o.backoff.grantTTL().Milliseconds()), itoa(o.backoff.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
 	var wait context.Context = rctx
