@@ -56,7 +56,8 @@ import (
 // from the start of the successful attempt, or of the hand-off, so Until
 // is never later than the server's expiry.
 func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
-	// One allocation for the acquisition, its options and its first key.
+	// One allocation for the acquisition, its options, its first key and
+	// the lock it makes.
 	a := &acquisition{client: client, key: key}
 	o := &a.opts
 	o.init(opts)
@@ -262,6 +263,10 @@ type acquisition struct {
 	fenceRes [1]int64
 	// An attempt left in flight, and its reply.
 	late lateAttempt
+	// The lock of a successful acquisition: newLock makes it here, and
+	// sets made (a second lock would get an allocation of its own).
+	lock Lock
+	made bool
 }
 
 // fence turns an acquire result into the lock's fence.

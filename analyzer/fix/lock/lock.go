@@ -63,17 +63,16 @@ const (
 // through, if any, whose holder it becomes before its lease timer runs.
 func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, wq *waitQueue) *Lock {
 	o := a.o
-	l := &Lock{
-		client:   a.client,
-		key:      a.key,
-		token:    a.token,
-		words:    &a.words,
-		fence:    fence,
-		ttl:      a.ttl,
-		o:        o,
-		wq:       wq,
-		leaseEnd: start.Add(a.ttl),
+	// The lock is made in its acquisition's allocation, which it keeps
+	// alive anyway (it shares its options and words).
+	l := &a.lock
+	if a.made {
+		l = new(Lock)
 	}
+	a.made = true
+	l.client, l.key, l.token, l.words = a.client, a.key, a.token, &a.words
+	l.fence, l.ttl, l.o, l.wq = fence, a.ttl, o, wq
+	l.leaseEnd = start.Add(a.ttl)
 	if a.late.abandoned {
 		l.late = &a.late
 	}
