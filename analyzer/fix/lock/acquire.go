@@ -79,7 +79,7 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	}
 	waiting := o.maxWait > 0 || o.wait
 
-	a.token, a.ttl, a.o, a.keyBuf[0] = rand.Text(), ttl, o, key
+	a.token, a.ttl, a.keyBuf[0] = rand.Text(), ttl, key
 	a.words.set(key, a.token)
 	a.keys = o.appendFenceKeys(a.keyBuf[:1])
 	a.begin = time.Now()
@@ -99,7 +99,7 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 
 // poll makes one attempt, or retries after Backoff delays while waiting.
 func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
-	o := a.o
+	o := &a.opts
 	maxAttempts := o.backoff.MaxAttempts
 	if !waiting {
 		maxAttempts = 1
@@ -251,12 +251,12 @@ type acquisition struct {
 	key    string
 	token  string
 	ttl    time.Duration
-	o      *options
 	keys   []string  // the lock key, then the fence keys
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 	tried  bool      // an attempt was sent
-	opts   options   // what o points to
+	made   bool      // newLock made lock
+	opts   options   // the options, applied to the defaults
 	keyBuf [3]string // what keys starts in
 	words  lockWords // key and token boxed, for the commands of it and its lock
 	// What a fenced attempt's result is read from.
@@ -266,12 +266,11 @@ type acquisition struct {
 	// The lock of a successful acquisition: newLock makes it here, and
 	// sets made (a second lock would get an allocation of its own).
 	lock Lock
-	made bool
 }
 
 // fence turns an acquire result into the lock's fence.
 func (a *acquisition) fence(res int64) int64 {
-	if a.o.fencing {
+	if a.opts.fencing {
 		return res
 	}
 	return 0
@@ -287,7 +286,7 @@ func (a *acquisition) fence(res int64) int64 {
 func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error) {
 	res, acks, err := a.send(ctx, entry)
 	if err == nil && len(res) > 0 && res[0] > 0 {
-		if short := a.o.replicas.short(acks); short != nil {
+		if short := a.opts.replicas.short(acks); short != nil {
 			// The caller removes the token, as after any failed attempt
 			// that may have set it.
 			return nil, fmt.Errorf("%w: %w", ErrNotObtained, short)
@@ -307,7 +306,7 @@ var (
 // same connection, and returns the acquire's result and the replicas that
 // acknowledged it.
 func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, error) {
-	rep := a.o.replicas
+	rep := a.opts.replicas
 	first := !a.tried
 	a.tried = true
 	if len(a.keys) == 1 && entry == "" && first && rep.n == 0 {
@@ -355,7 +354,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 			feats.learn(featSetNXGet, false)
 		}
 	}
-	if entry == "" && a.o.fencing {
+	if entry == "" && a.opts.fencing {
 		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, &a.words, a.keys, a.token, msWord(a.ttl))
 		if err != nil {
 			return nil, acks, err
@@ -375,7 +374,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 	if entry != "" {
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
-	b := &a.o.backoff
+	b := &a.opts.backoff
 	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, &a.words, keys, a.token, msWord(a.ttl), itoa(int64(len(a.keys)-1)), entry,
 		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
 	if err != nil {
@@ -403,7 +402,7 @@ func (a *acquisition) remove(ctx context.Context, key, value string) string {
 
 // removeWith runs a token removal as remove describes.
 func (a *acquisition) removeWith(ctx context.Context, removal func(context.Context) error) string {
-	rctx := detached(ctx, a.o.releaseTimeout)
+	rctx := detached(ctx, a.opts.releaseTimeout)
 	op := func() (struct{}, error) { return struct{}{}, removal(rctx) }
 	var wait context.Context = rctx
 	direct := honoursContext(rctx, a.client)
@@ -428,7 +427,7 @@ func (a *acquisition) removeWith(ctx context.Context, removal func(context.Conte
 // removeNow is remove for a goroutine that may block: it waits the whole
 // release timeout.
 func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
-	rctx := detached(ctx, a.o.releaseTimeout)
+	rctx := detached(ctx, a.opts.releaseTimeout)
 	defer rctx.stop()
 	_, err := compareAndDelete(rctx, a.client, key, value, a.wordsOf(key, value))
 	return err
@@ -493,7 +492,7 @@ func checkObtain(client Client, key string, ttl time.Duration, o *options) error
 // queued waits in the queue of a's client and key until the lock is
 // handed over or taken, or ctx ends.
 func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
-	o := a.o
+	o := &a.opts
 	wq, w := joinQueue(a)
 	direct := honoursContext(ctx, a.client)
 	var (
@@ -660,7 +659,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 // lock again (to the next waiter).
 func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, attempts int) (*Lock, error) {
 	l := newLock(ctx, a, w.fence, w.start, wq)
-	if a.o.replicas.n > 0 {
+	if a.opts.replicas.n > 0 {
 		if err := l.refresh(ctx, a.ttl); err != nil {
 			err = fmt.Errorf("obtain %q: %w: %w", a.key, ErrNotObtained, err)
 			// An attempt still in flight is no longer this Obtain's.
@@ -668,10 +667,10 @@ func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, 
 			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
 				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
 			}
-			a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), err)
+			a.opts.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), err)
 			return nil, err
 		}
 	}
-	a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), nil)
+	a.opts.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), nil)
 	return l, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // inProcess answers as an uncontended Redis 7.0 does (no DELEX), without
@@ -93,5 +94,15 @@ func BenchmarkCycleInProcess(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The acquisition and its lock are one allocation, whose size class
+// counts in a cycle's bytes: an object of more than 512 bytes carries an
+// 8-byte header, so up to 696 bytes fit the 704-byte class, and the next
+// is 768.
+func TestAcquisitionSize(t *testing.T) {
+	if n := unsafe.Sizeof(acquisition{}); n > 696 {
+		t.Errorf("an acquisition is %d bytes, budget 696 (the 704-byte size class with its header)", n)
 	}
 }

@@ -62,7 +62,7 @@ const (
 // starting no earlier than start; wq is the queue it was obtained
 // through, if any, whose holder it becomes before its lease timer runs.
 func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, wq *waitQueue) *Lock {
-	o := a.o
+	o := &a.opts
 	// The lock is made in its acquisition's allocation, which it keeps
 	// alive anyway (it shares its options and words).
 	l := &a.lock

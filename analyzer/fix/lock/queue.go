@@ -222,7 +222,7 @@ func (wq *waitQueue) woken(payload string) {
 	}
 	if payload == "" || payload == wq.entry {
 		w.check = true
-	} else if by := time.Now().Add(w.a.o.backoff.grantTTL() + time.Millisecond); w.by.IsZero() || by.Before(w.by) {
+	} else if by := time.Now().Add(w.a.opts.backoff.grantTTL() + time.Millisecond); w.by.IsZero() || by.Before(w.by) {
 		w.by = by
 	}
 	w.notify()
@@ -328,7 +328,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 				return ReleaseLua, nil
 			}
 			w.state, w.start = granted, sent
-			if w.a.o.fencing {
+			if w.a.opts.fencing {
 				w.fence = res[1]
 			}
 			wq.remove(w)
@@ -371,7 +371,7 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 	next, ttl := "", int64(0)
 	if w != nil {
 		next, ttl = w.a.token, w.a.ttl.Milliseconds()
-		keys = w.a.o.appendFenceKeys(keys)
+		keys = w.a.opts.appendFenceKeys(keys)
 	}
 	op := func() ([]int64, error) {
 		return handoffScript.ints(ctx, wq.client, keys, token, next, itoa(ttl), own,
