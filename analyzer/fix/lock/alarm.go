@@ -159,9 +159,10 @@ func (h *alarmHeap) Pop() any {
 type boundCtx struct {
 	context.Context                         // the cancel context of WithCancelCause; the parent alone
 	cancel          context.CancelCauseFunc // nil alone
-	deadline        time.Time
-	expired         atomic.Bool
-	alarm           alarm
+	// The alarm is set for the deadline, and its time is not changed
+	// after (no bound is reset): Deadline reads it.
+	alarm   alarm
+	expired atomic.Bool
 	// Nothing but the deadline ends it while it is in use: its parent
 	// cannot be cancelled (stop is called only once it is done with).
 	onlyDeadline bool
@@ -171,16 +172,19 @@ type boundCtx struct {
 	mu     sync.Mutex
 	err    error
 	done   chan struct{}
-	afters []*afterFunc
+	afters *afterFunc
 }
 
-// afterFunc is a function registered with boundCtx.AfterFunc; a pointer,
-// so that its stop function finds it.
-type afterFunc struct{ f func() }
+// afterFunc is a function registered with boundCtx.AfterFunc, in a list.
+type afterFunc struct {
+	f    func()
+	next *afterFunc
+}
 
 // withBound returns parent bounded by timeout; stop releases it.
 func withBound(parent context.Context, timeout time.Duration) *boundCtx {
-	c := &boundCtx{deadline: time.Now().Add(timeout)}
+	c := new(boundCtx)
+	deadline := time.Now().Add(timeout)
 	if b, ok := parent.(*boundCtx); ok {
 		c.onlyDeadline = b.onlyDeadline
 	} else {
@@ -192,10 +196,10 @@ func withBound(parent context.Context, timeout time.Duration) *boundCtx {
 	} else {
 		c.Context, c.cancel = context.WithCancelCause(parent)
 	}
-	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
-		c.deadline = d
+	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+		deadline = d
 	}
-	c.alarm.set(c.deadline, c)
+	c.alarm.set(deadline, c)
 	return c
 }
 
@@ -227,12 +231,12 @@ func (c *boundCtx) end(err error) {
 	afters := c.afters
 	c.afters = nil
 	c.mu.Unlock()
-	for _, a := range afters {
+	for a := afters; a != nil; a = a.next {
 		go a.f()
 	}
 }
 
-func (c *boundCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *boundCtx) Deadline() (time.Time, bool) { return c.alarm.at, true }
 
 // closed is the Done channel of a bound that ended before anyone asked.
 var closed = func() chan struct{} {
@@ -282,15 +286,15 @@ func (c *boundCtx) AfterFunc(f func()) (stop func() bool) {
 		go f()
 		return func() bool { return false }
 	}
-	a := &afterFunc{f}
-	c.afters = append(c.afters, a)
+	a := &afterFunc{f, c.afters}
+	c.afters = a
 	c.mu.Unlock()
 	return func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		for i, x := range c.afters {
-			if x == a {
-				c.afters = append(c.afters[:i], c.afters[i+1:]...)
+		for p := &c.afters; *p != nil; p = &(*p).next {
+			if *p == a {
+				*p = a.next
 				return true
 			}
 		}

@@ -135,11 +135,11 @@ func TestBoundContextAlone(t *testing.T) {
 	}
 	child, cancelChild := context.WithCancel(ctx)
 	defer cancelChild()
+	stopped := context.AfterFunc(ctx, func() { t.Error("a stopped function ran") })
 	ran := make(chan struct{})
 	context.AfterFunc(ctx, func() { close(ran) })
-	stopped := context.AfterFunc(ctx, func() { t.Error("a stopped function ran") })
-	if !stopped() {
-		t.Error("stop reported that the function had run")
+	if !stopped() || stopped() {
+		t.Error("stop reported that the function had run, or stopped it twice")
 	}
 	if ctx.Err() != nil || child.Err() != nil {
 		t.Fatalf("ended early: %v, %v", ctx.Err(), child.Err())
