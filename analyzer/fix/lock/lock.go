@@ -68,9 +68,10 @@ func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, 
 	l := &a.lock
 	if a.made {
 		l = new(Lock)
+		l.client, l.key, l.token = a.lock.client, a.lock.key, a.lock.token
 	}
 	a.made = true
-	l.client, l.key, l.token, l.words = a.client, a.key, a.token, &a.words
+	l.words = &a.words
 	l.fence, l.ttl, l.o, l.wq = fence, a.ttl, o, wq
 	l.leaseEnd = start.Add(a.ttl)
 	if a.late.abandoned {

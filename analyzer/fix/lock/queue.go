@@ -100,15 +100,15 @@ func registrable(client Client) bool { return comparableClient(client) }
 func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 	w := &waiter{a: a, ch: make(chan struct{}, 1)}
 	newQueue := func() *waitQueue {
-		sharded := a.client.Info().Cluster
-		return &waitQueue{client: a.client, key: a.key, queue: a.queue, channel: siblingKey(a.key, "wake"), sharded: sharded}
+		sharded := a.lock.client.Info().Cluster
+		return &waitQueue{client: a.lock.client, key: a.lock.key, queue: a.queue, channel: siblingKey(a.lock.key, "wake"), sharded: sharded}
 	}
-	if !registrable(a.client) {
+	if !registrable(a.lock.client) {
 		wq := newQueue()
 		wq.add(w)
 		return wq, w
 	}
-	k := queueKey{a.client, a.key}
+	k := queueKey{a.lock.client, a.lock.key}
 	queues.Lock()
 	defer queues.Unlock()
 	wq := queues.m[k]
@@ -319,7 +319,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 			switch w.state {
 			case gone:
 				wq.mu.Unlock()
-				token, passing = w.a.token, true
+				token, passing = w.a.lock.token, true
 				continue
 			case granted:
 				// The waiter's own attempt found its token first and took
@@ -370,7 +370,7 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 	keys := []string{wq.key, wq.queue}
 	next, ttl := "", int64(0)
 	if w != nil {
-		next, ttl = w.a.token, w.a.ttl.Milliseconds()
+		next, ttl = w.a.lock.token, w.a.ttl.Milliseconds()
 		keys = w.a.opts.appendFenceKeys(keys)
 	}
 	op := func() ([]int64, error) {
