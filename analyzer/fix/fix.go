@@ -91,12 +91,20 @@ func holder(client redis.UniversalClient) (lock.Client, error) {
 	if isNil(client) {
 		return nil, ErrNilClient
 	}
-	return goRedis{client}, nil
+	return wrap(client), nil
 }
 
 func handle(client redis.UniversalClient) lock.Client {
 	if isNil(client) {
 		return nil
+	}
+	return wrap(client)
+}
+
+// wrap makes the lock.Client of a client that is not nil.
+func wrap(client redis.UniversalClient) lock.Client {
+	if c, ok := client.(*redis.Client); ok {
+		return goRedisClient{c}
 	}
 	return goRedis{client}
 }

@@ -20,6 +20,30 @@ func Client(c redis.UniversalClient) lock.Client { return handle(c) }
 // too), *redis.ClusterClient and wrappers of them.
 type goRedis struct{ c redis.UniversalClient }
 
+// goRedisClient is goRedis for a *redis.Client, the usual client: a
+// struct of one pointer is an interface value without an allocation,
+// where a goRedis (an interface inside) is boxed, 16 bytes, for every
+// Obtain, Release or Refresh. Equal clients make equal values of it too.
+type goRedisClient struct{ c *redis.Client }
+
+func (g goRedisClient) Do(ctx context.Context, cmd lock.Command) (any, error) {
+	return goRedis{g.c}.Do(ctx, cmd)
+}
+
+func (g goRedisClient) Pipeline(ctx context.Context, cmds ...lock.Command) ([]any, error) {
+	return goRedis{g.c}.Pipeline(ctx, cmds...)
+}
+
+func (g goRedisClient) Subscribe(ctx context.Context, sharded bool, channels ...string) (lock.Subscription, error) {
+	return goRedis{g.c}.Subscribe(ctx, sharded, channels...)
+}
+
+func (g goRedisClient) ServerID(ctx context.Context, key string) string {
+	return goRedis{g.c}.ServerID(ctx, key)
+}
+
+func (g goRedisClient) Info() lock.Info { return goRedis{g.c}.Info() }
+
 func (g goRedis) Do(ctx context.Context, cmd lock.Command) (any, error) {
 	c := newCmd(ctx, cmd)
 	_ = g.c.Process(ctx, c)

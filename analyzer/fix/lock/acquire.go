@@ -56,8 +56,10 @@ import (
 // from the start of the successful attempt, or of the hand-off, so Until
 // is never later than the server's expiry.
 func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, opts ...Option) (*Lock, error) {
-	// One allocation for the acquisition, its options and its first key.
-	a := &acquisition{client: client, key: key}
+	// One allocation for the acquisition, its options, its first key and
+	// the lock it makes, which holds its client, key and token.
+	a := new(acquisition)
+	a.lock.client, a.lock.key = client, key
 	o := &a.opts
 	o.init(opts)
 	if err := checkObtain(client, key, ttl, o); err != nil {
@@ -78,9 +80,9 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 	}
 	waiting := o.maxWait > 0 || o.wait
 
-	a.token, a.ttl, a.o, a.keyBuf[0] = rand.Text(), ttl, o, key
+	a.lock.token, a.ttl, a.keyBuf[0] = rand.Text(), ttl, key
+	a.words.set(key, a.lock.token)
 	a.keys = o.appendFenceKeys(a.keyBuf[:1])
-	a.fenced = itoa(int64(len(a.keys) - 1))
 	a.begin = time.Now()
 	if waiting && o.fair && o.backoff.MaxAttempts == 0 {
 		a.queue = siblingKey(key, "queue")
@@ -98,19 +100,19 @@ func Obtain(ctx context.Context, client Client, key string, ttl time.Duration, o
 
 // poll makes one attempt, or retries after Backoff delays while waiting.
 func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
-	o := a.o
+	o := &a.opts
 	maxAttempts := o.backoff.MaxAttempts
 	if !waiting {
 		maxAttempts = 1
 	}
-	direct := honoursContext(ctx, a.client)
+	direct := honoursContext(ctx, a.lock.client)
 	var timer *time.Timer
 	var t tries
 	fail := func(attempts int, err error) (*Lock, error) {
 		if t.maybeSet {
-			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.key, a.token))
+			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.lock.key, a.lock.token))
 		}
-		o.observer.acquired(ctx, a.key, a.begin, attempts, err)
+		o.observer.acquired(ctx, a.lock.key, a.begin, attempts, err)
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
@@ -128,21 +130,21 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			// A reply that comes after ctx ended is not awaited; if that
 			// attempt took the lock, or may have, its token is removed then.
 			res, err, inFlight = bounded(ctx, false, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
-				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() { _ = a.removeNow(ctx, a.key, a.token) })
+				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() { _ = a.removeNow(ctx, a.lock.key, a.lock.token) })
 			})
 		}
 		if inFlight {
 			a.late.abandon()
-			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
+			return fail(attempt, fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.lock.key, ErrNotObtained, err))
 		}
 		if err != nil {
 			t.failed(err, start)
 			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts {
-				return fail(attempt, t.giveUp(ctx, a.key, err))
+				return fail(attempt, t.giveUp(ctx, a.lock.key, err))
 			}
 			// A failover or a reset connection: try again within the wait.
 			if !sleep(ctx, &timer, o.backoff.delay(attempt)) {
-				return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w (last: %w)", a.key, ErrNotObtained, attempt, ctx.Err(), err))
+				return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w (last: %w)", a.lock.key, ErrNotObtained, attempt, ctx.Err(), err))
 			}
 			continue
 		}
@@ -152,17 +154,17 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			// was extended between the two copies of the command) gets
 			// here: the fence is unknown, so the lock is no use.
 			t.maybeSet = true
-			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.key, ErrNotObtained))
+			return fail(attempt, fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.lock.key, ErrNotObtained))
 		case code > 0:
-			o.observer.acquired(ctx, a.key, a.begin, attempt, nil)
+			o.observer.acquired(ctx, a.lock.key, a.begin, attempt, nil)
 			return newLock(ctx, a, a.fence(code), t.leaseStart(start), nil), nil
 		}
-		o.observer.contended(ctx, a.key, attempt)
+		o.observer.contended(ctx, a.lock.key, attempt)
 		if maxAttempts > 0 && attempt >= maxAttempts {
-			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", a.key, ErrNotObtained, attempt))
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts", a.lock.key, ErrNotObtained, attempt))
 		}
 		if !sleep(ctx, &timer, o.backoff.delay(attempt)) {
-			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", a.key, ErrNotObtained, attempt, ctx.Err()))
+			return fail(attempt, fmt.Errorf("obtain %q: %w after %d attempts: %w", a.lock.key, ErrNotObtained, attempt, ctx.Err()))
 		}
 	}
 }
@@ -246,27 +248,30 @@ func transient(err error) bool {
 
 // acquisition is one Obtain call's fixed inputs.
 type acquisition struct {
-	client Client
-	key    string
-	token  string
+	// Its client, key and token are its lock's (a.lock), set from the
+	// start.
 	ttl    time.Duration
-	o      *options
 	keys   []string  // the lock key, then the fence keys
-	fenced string    // how many fence keys there are
 	queue  string    // the server's waiter queue key when queueing
 	begin  time.Time // of the wait, on the monotonic clock
 	tried  bool      // an attempt was sent
-	opts   options   // what o points to
-	keyBuf [3]string // what keys starts in
+	made   bool      // newLock made lock
+	opts   options   // the options, applied to the defaults
+	keyBuf [2]string // what keys starts in (a third, WithFenceKey's record, takes an allocation)
+	words  lockWords // key and token boxed, for the commands of it and its lock
 	// What a fenced attempt's result is read from.
 	fenceRes [1]int64
 	// An attempt left in flight, and its reply.
 	late lateAttempt
+	// The lock of a successful acquisition: newLock makes it here, and
+	// sets made (a second lock would get an allocation of its own, its
+	// client, key and token copied).
+	lock Lock
 }
 
 // fence turns an acquire result into the lock's fence.
 func (a *acquisition) fence(res int64) int64 {
-	if a.o.fencing {
+	if a.opts.fencing {
 		return res
 	}
 	return 0
@@ -282,7 +287,7 @@ func (a *acquisition) fence(res int64) int64 {
 func (a *acquisition) attempt(ctx context.Context, entry string) ([]int64, error) {
 	res, acks, err := a.send(ctx, entry)
 	if err == nil && len(res) > 0 && res[0] > 0 {
-		if short := a.o.replicas.short(acks); short != nil {
+		if short := a.opts.replicas.short(acks); short != nil {
 			// The caller removes the token, as after any failed attempt
 			// that may have set it.
 			return nil, fmt.Errorf("%w: %w", ErrNotObtained, short)
@@ -302,7 +307,7 @@ var (
 // same connection, and returns the acquire's result and the replicas that
 // acknowledged it.
 func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, error) {
-	rep := a.o.replicas
+	rep := a.opts.replicas
 	first := !a.tried
 	a.tried = true
 	if len(a.keys) == 1 && entry == "" && first && rep.n == 0 {
@@ -312,33 +317,33 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 		// is read, to tell an earlier copy of this command (re-sent after
 		// a lost reply) from another owner: a second round trip, on the
 		// contended path only; later attempts of a wait send SET NX GET.
-		ok, err := a.client.Do(ctx, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds())))
+		ok, err := a.lock.client.Do(ctx, commandOf(&a.words, 1, 1, "SET", a.lock.key, a.lock.token, "NX", "PX", msWord(a.ttl)))
 		if err != nil {
 			return nil, ack{}, err
 		}
 		if ok != nil {
 			return obtained, ack{}, nil
 		}
-		old, err := a.client.Do(ctx, command(1, 1, "GET", a.key))
+		old, err := a.lock.client.Do(ctx, commandOf(&a.words, 1, 1, "GET", a.lock.key))
 		if err != nil {
 			return nil, ack{}, err
 		}
-		if old, _ := old.(string); old == a.token {
+		if old, _ := old.(string); old == a.lock.token {
 			return obtained, ack{}, nil
 		}
 		return taken, ack{}, nil
 	}
 	if len(a.keys) == 1 && entry == "" {
-		feats := featuresFor(ctx, a.client, a.key)
+		feats := featuresFor(ctx, a.lock.client, a.lock.key)
 		if feats.has(featSetNXGet) {
-			old, acks, err := rep.acked(ctx, a.client, command(1, 1, "SET", a.key, a.token, "NX", "PX", itoa(a.ttl.Milliseconds()), "GET"))
+			old, acks, err := rep.acked(ctx, a.lock.client, commandOf(&a.words, 1, 1, "SET", a.lock.key, a.lock.token, "NX", "PX", msWord(a.ttl), "GET"))
 			switch {
 			case err == nil && old == nil:
 				feats.learn(featSetNXGet, true)
 				return obtained, acks, nil
 			case err == nil:
 				feats.learn(featSetNXGet, true)
-				if old, _ := old.(string); old == a.token {
+				if old, _ := old.(string); old == a.lock.token {
 					return obtained, acks, nil
 				}
 				return taken, acks, nil
@@ -350,8 +355,8 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 			feats.learn(featSetNXGet, false)
 		}
 	}
-	if entry == "" && a.o.fencing {
-		r, acks, err := fencedScript.runAcked(ctx, a.client, rep, a.keys, a.token, itoa(a.ttl.Milliseconds()))
+	if entry == "" && a.opts.fencing {
+		r, acks, err := fencedScript.runAcked(ctx, a.lock.client, rep, &a.words, a.keys, a.lock.token, msWord(a.ttl))
 		if err != nil {
 			return nil, acks, err
 		}
@@ -370,9 +375,9 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 	if entry != "" {
 		keys = append(keys[:len(keys):len(keys)], a.queue)
 	}
-	b := &a.o.backoff
-	r, acks, err := acquireScript.runAcked(ctx, a.client, rep, keys, a.token, itoa(a.ttl.Milliseconds()), a.fenced, entry,
-		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.key, "wake"), publishMode(a.client))
+	b := &a.opts.backoff
+	r, acks, err := acquireScript.runAcked(ctx, a.lock.client, rep, &a.words, keys, a.lock.token, msWord(a.ttl), itoa(int64(len(a.keys)-1)), entry,
+		itoa(b.grantTTL().Milliseconds()), itoa(b.queueTTL().Milliseconds()), siblingKey(a.lock.key, "wake"), publishMode(a.lock.client))
 	if err != nil {
 		return nil, acks, err
 	}
@@ -391,17 +396,17 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 // the client's ReadTimeout otherwise. It returns a note for the error.
 func (a *acquisition) remove(ctx context.Context, key, value string) string {
 	return a.removeWith(ctx, func(rctx context.Context) error {
-		_, err := compareAndDelete(rctx, a.client, key, value)
+		_, err := compareAndDelete(rctx, a.lock.client, key, value, a.wordsOf(key, value))
 		return err
 	})
 }
 
 // removeWith runs a token removal as remove describes.
 func (a *acquisition) removeWith(ctx context.Context, removal func(context.Context) error) string {
-	rctx := detached(ctx, a.o.releaseTimeout)
+	rctx := detached(ctx, a.opts.releaseTimeout)
 	op := func() (struct{}, error) { return struct{}{}, removal(rctx) }
 	var wait context.Context = rctx
-	direct := honoursContext(rctx, a.client)
+	direct := honoursContext(rctx, a.lock.client)
 	if _, ok := ctx.Deadline(); ok {
 		wait, direct = ctx, false
 	}
@@ -423,10 +428,19 @@ func (a *acquisition) removeWith(ctx context.Context, removal func(context.Conte
 // removeNow is remove for a goroutine that may block: it waits the whole
 // release timeout.
 func (a *acquisition) removeNow(ctx context.Context, key, value string) error {
-	rctx := detached(ctx, a.o.releaseTimeout)
+	rctx := detached(ctx, a.opts.releaseTimeout)
 	defer rctx.stop()
-	_, err := compareAndDelete(rctx, a.client, key, value)
+	_, err := compareAndDelete(rctx, a.lock.client, key, value, a.wordsOf(key, value))
 	return err
+}
+
+// wordsOf is a's words for a command on key and value, nil when they are
+// not a's key and token.
+func (a *acquisition) wordsOf(key, value string) *lockWords {
+	if key == a.lock.key && value == a.lock.token {
+		return &a.words
+	}
+	return nil
 }
 
 func checkObtain(client Client, key string, ttl time.Duration, o *options) error {
@@ -479,9 +493,9 @@ func checkObtain(client Client, key string, ttl time.Duration, o *options) error
 // queued waits in the queue of a's client and key until the lock is
 // handed over or taken, or ctx ends.
 func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
-	o := a.o
+	o := &a.opts
 	wq, w := joinQueue(a)
-	direct := honoursContext(ctx, a.client)
+	direct := honoursContext(ctx, a.lock.client)
 	var (
 		t        tries
 		timer    *time.Timer
@@ -521,7 +535,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		wq.mu.Unlock()
 		if t.maybeSet {
 			err = fmt.Errorf("%w%s", err, a.removeWith(ctx, func(rctx context.Context) error {
-				_, err := wq.handoff(rctx, a.token, nil, "", &o.backoff)
+				_, err := wq.handoff(rctx, a.lock.token, nil, "", &o.backoff)
 				return err
 			}))
 		}
@@ -529,7 +543,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			wq.leave(ctx, entry, o)
 		}
 		wq.drop()
-		o.observer.acquired(ctx, a.key, a.begin, attempts, err)
+		o.observer.acquired(ctx, a.lock.key, a.begin, attempts, err)
 		return nil, err
 	}
 	for {
@@ -562,7 +576,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 				// Took the lock, or may have, after Obtain gave up.
 				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() {
 					_ = a.removeWith(context.WithoutCancel(ctx), func(rctx context.Context) error {
-						_, err := wq.handoff(rctx, a.token, nil, "", &o.backoff)
+						_, err := wq.handoff(rctx, a.lock.token, nil, "", &o.backoff)
 						return err
 					})
 					wq.woken("")
@@ -570,13 +584,13 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			})
 			if inFlight {
 				a.late.abandon()
-				return fail(fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.key, ErrNotObtained, err))
+				return fail(fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.lock.key, ErrNotObtained, err))
 			}
 			switch {
 			case err != nil:
 				t.failed(err, start)
 				if !transient(err) {
-					return fail(t.giveUp(ctx, a.key, err))
+					return fail(t.giveUp(ctx, a.lock.key, err))
 				}
 				// A failover or a reset connection: try again within the wait.
 				errs++
@@ -585,17 +599,17 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 				// Only a fence record that expired before the lock gets
 				// here: the fence is unknown, so the lock is no use.
 				t.maybeSet = true
-				return fail(fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.key, ErrNotObtained))
+				return fail(fmt.Errorf("obtain %q: %w: the fence issued with the lock expired", a.lock.key, ErrNotObtained))
 			case res[0] > 0:
 				from, ok := wq.claimed(w, t.leaseStart(start))
 				if !ok {
 					return a.handedOver(ctx, wq, w, attempts)
 				}
-				o.observer.acquired(ctx, a.key, a.begin, attempts, nil)
+				o.observer.acquired(ctx, a.lock.key, a.begin, attempts, nil)
 				return newLock(ctx, a, a.fence(res[0]), from, wq), nil
 			default:
 				errs = 0
-				o.observer.contended(ctx, a.key, attempts)
+				o.observer.contended(ctx, a.lock.key, attempts)
 				wq.listen()
 				// Ask again when the lease the server reported ends, in case
 				// its owner died, and at the latest after Cap, in case a
@@ -609,7 +623,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		} else if !active && !behind {
 			// Queued behind a waiter or an owner of this process.
 			behind = true
-			o.observer.contended(ctx, a.key, 1)
+			o.observer.contended(ctx, a.lock.key, 1)
 		}
 
 		var fire <-chan time.Time
@@ -627,7 +641,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			if timer != nil {
 				timer.Stop()
 			}
-			return fail(fmt.Errorf("obtain %q: %w after %d attempts: %w", a.key, ErrNotObtained, attempts, ctx.Err()))
+			return fail(fmt.Errorf("obtain %q: %w after %d attempts: %w", a.lock.key, ErrNotObtained, attempts, ctx.Err()))
 		case <-w.ch:
 			if timer != nil && !timer.Stop() {
 				select {
@@ -646,18 +660,18 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 // lock again (to the next waiter).
 func (a *acquisition) handedOver(ctx context.Context, wq *waitQueue, w *waiter, attempts int) (*Lock, error) {
 	l := newLock(ctx, a, w.fence, w.start, wq)
-	if a.o.replicas.n > 0 {
+	if a.opts.replicas.n > 0 {
 		if err := l.refresh(ctx, a.ttl); err != nil {
-			err = fmt.Errorf("obtain %q: %w: %w", a.key, ErrNotObtained, err)
+			err = fmt.Errorf("obtain %q: %w: %w", a.lock.key, ErrNotObtained, err)
 			// An attempt still in flight is no longer this Obtain's.
 			a.late.settle(nil)
 			if rerr := l.Release(ctx); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
 				err = fmt.Errorf("%w; releasing it: %v", err, rerr)
 			}
-			a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), err)
+			a.opts.observer.acquired(ctx, a.lock.key, a.begin, max(attempts, 1), err)
 			return nil, err
 		}
 	}
-	a.o.observer.acquired(ctx, a.key, a.begin, max(attempts, 1), nil)
+	a.opts.observer.acquired(ctx, a.lock.key, a.begin, max(attempts, 1), nil)
 	return l, nil
 }

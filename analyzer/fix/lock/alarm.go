@@ -148,50 +148,158 @@ func (h *alarmHeap) Pop() any {
 // ContextTimeoutEnabled, and it is done, with context.DeadlineExceeded,
 // when the alarm fires. It derives like any cancelable context (no
 // goroutine per child). Its stop method is the CancelFunc.
+//
+// Over a parent that can be cancelled it is a cancel context of
+// WithCancelCause, which ends with its parent. Over one that cannot (a
+// release's, detached from its caller's cancellation, and most bounds of
+// a wait) only its deadline and stop end it, and it is one allocation:
+// it keeps its own Done channel, made when first asked for, and its
+// children's functions (AfterFunc, which context's derivations call
+// instead of starting a goroutine).
 type boundCtx struct {
-	context.Context // the cancel context of WithCancelCause
-	cancel          context.CancelCauseFunc
-	deadline        time.Time
-	expired         atomic.Bool
-	alarm           alarm
+	context.Context                         // the cancel context of WithCancelCause; the parent alone
+	cancel          context.CancelCauseFunc // nil alone
+	// The alarm is set for the deadline, and its time is not changed
+	// after (no bound is reset): Deadline reads it.
+	alarm   alarm
+	expired atomic.Bool
 	// Nothing but the deadline ends it while it is in use: its parent
 	// cannot be cancelled (stop is called only once it is done with).
 	onlyDeadline bool
+
+	// Alone, over a parent that cannot be cancelled: under mu, why it
+	// ended (set once), its Done channel and its children's functions.
+	mu     sync.Mutex
+	err    error
+	done   chan struct{}
+	afters *afterFunc
+}
+
+// afterFunc is a function registered with boundCtx.AfterFunc, in a list.
+type afterFunc struct {
+	f    func()
+	next *afterFunc
 }
 
 // withBound returns parent bounded by timeout; stop releases it.
 func withBound(parent context.Context, timeout time.Duration) *boundCtx {
-	c := &boundCtx{deadline: time.Now().Add(timeout)}
+	c := new(boundCtx)
+	deadline := time.Now().Add(timeout)
 	if b, ok := parent.(*boundCtx); ok {
 		c.onlyDeadline = b.onlyDeadline
 	} else {
 		_, ok := parent.Deadline()
 		c.onlyDeadline = !ok && parent.Done() == nil
 	}
-	c.Context, c.cancel = context.WithCancelCause(parent)
-	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
-		c.deadline = d
+	if parent.Done() == nil {
+		c.Context = parent
+	} else {
+		c.Context, c.cancel = context.WithCancelCause(parent)
 	}
-	c.alarm.set(c.deadline, c)
+	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.alarm.set(deadline, c)
 	return c
 }
 
 func (c *boundCtx) fire() {
 	c.expired.Store(true)
-	c.cancel(context.DeadlineExceeded)
+	c.end(context.DeadlineExceeded)
 }
 
 func (c *boundCtx) stop() {
 	c.alarm.stop()
-	c.cancel(context.Canceled)
+	c.end(context.Canceled)
 }
 
-func (c *boundCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+// end ends c with err, unless it has ended already.
+func (c *boundCtx) end(err error) {
+	if c.cancel != nil {
+		c.cancel(err)
+		return
+	}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	}
+	afters := c.afters
+	c.afters = nil
+	c.mu.Unlock()
+	for a := afters; a != nil; a = a.next {
+		go a.f()
+	}
+}
+
+func (c *boundCtx) Deadline() (time.Time, bool) { return c.alarm.at, true }
+
+// closed is the Done channel of a bound that ended before anyone asked.
+var closed = func() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}()
+
+func (c *boundCtx) Done() <-chan struct{} {
+	if c.cancel != nil {
+		return c.Context.Done()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		if c.err != nil {
+			return closed
+		}
+		c.done = make(chan struct{})
+	}
+	return c.done
+}
 
 func (c *boundCtx) Err() error {
+	if c.cancel == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.err
+	}
 	err := c.Context.Err()
 	if err != nil && c.expired.Load() {
 		return context.DeadlineExceeded
 	}
 	return err
 }
+
+// AfterFunc arranges for f to run on a goroutine of its own once c ends,
+// like context.AfterFunc, which context's derivations use: a child of c
+// is cancelled with it without a goroutine of its own to wait for that.
+func (c *boundCtx) AfterFunc(f func()) (stop func() bool) {
+	if c.cancel != nil {
+		return context.AfterFunc(c.Context, f)
+	}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		go f()
+		return func() bool { return false }
+	}
+	a := &afterFunc{f, c.afters}
+	c.afters = a
+	c.mu.Unlock()
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for p := &c.afters; *p != nil; p = &(*p).next {
+			if *p == a {
+				*p = a.next
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func (c *boundCtx) String() string { return "lock.bound" }

@@ -121,3 +121,48 @@ func TestBoundContext(t *testing.T) {
 	}
 	<-ctx.Done()
 }
+
+// A bound over a parent that cannot be cancelled keeps its own Done
+// channel and its children's functions: they run when it ends, unless
+// stopped, and one registered after it ended runs at once.
+func TestBoundContextAlone(t *testing.T) {
+	ctx := withBound(context.WithValue(context.Background(), ctxKey{}, "v"), time.Hour)
+	if ctx.cancel != nil {
+		t.Fatal("a bound over an uncancellable parent made a cancel context")
+	}
+	if ctx.Value(ctxKey{}) != "v" {
+		t.Error("the parent's value is lost")
+	}
+	child, cancelChild := context.WithCancel(ctx)
+	defer cancelChild()
+	stopped := context.AfterFunc(ctx, func() { t.Error("a stopped function ran") })
+	ran := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(ran) })
+	if !stopped() || stopped() {
+		t.Error("stop reported that the function had run, or stopped it twice")
+	}
+	if ctx.Err() != nil || child.Err() != nil {
+		t.Fatalf("ended early: %v, %v", ctx.Err(), child.Err())
+	}
+	ctx.stop()
+	ctx.stop()
+	select {
+	case <-child.Done():
+	case <-time.After(time.Second):
+		t.Fatal("child not done after stop")
+	}
+	<-ran
+	if !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(context.Cause(ctx), context.Canceled) || !errors.Is(child.Err(), context.Canceled) {
+		t.Errorf("err %v, cause %v, child %v; want Canceled", ctx.Err(), context.Cause(ctx), child.Err())
+	}
+	late := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(late) })
+	<-late
+	select {
+	case <-ctx.Done():
+	default:
+		t.Error("Done not closed after stop")
+	}
+}
+
+type ctxKey struct{}

@@ -31,43 +31,51 @@ func bounded[T any](wait context.Context, direct bool, op func() (T, error), lat
 		v, err = op()
 		return v, err, false
 	}
-	type result struct {
-		v   T
-		err error
-	}
-	var (
-		mu   sync.Mutex
-		gone bool
-		done = make(chan result, 1)
-	)
-	go func() {
-		v, err := op()
-		mu.Lock()
-		abandoned := gone
-		if !abandoned {
-			done <- result{v, err}
-		}
-		mu.Unlock()
-		if abandoned {
-			if late != nil {
-				late(v, err)
-			}
-			inFlight.Add(-1)
-		}
-	}()
+	b := &boundedOp[T]{op: op, late: late, done: make(chan struct{})}
+	go b.run()
 	select {
-	case r := <-done:
-		return r.v, r.err, false
+	case <-b.done:
+		return b.v, b.err, false
 	case <-wait.Done():
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	select {
-	case r := <-done:
-		return r.v, r.err, false
+	case <-b.done:
+		return b.v, b.err, false
 	default:
-		gone = true
+		b.gone = true
 		inFlight.Add(1)
 		return v, wait.Err(), true
+	}
+}
+
+// boundedOp is what bounded shares with the goroutine that runs op: one
+// allocation besides the channel and the goroutine's.
+type boundedOp[T any] struct {
+	op   func() (T, error)
+	late func(T, error)
+	mu   sync.Mutex
+	gone bool // under mu: bounded stopped waiting
+	// Set before done is closed, by a result bounded still waits for.
+	v    T
+	err  error
+	done chan struct{}
+}
+
+func (b *boundedOp[T]) run() {
+	v, err := b.op()
+	b.mu.Lock()
+	abandoned := b.gone
+	if !abandoned {
+		b.v, b.err = v, err
+		close(b.done)
+	}
+	b.mu.Unlock()
+	if abandoned {
+		if b.late != nil {
+			b.late(v, err)
+		}
+		inFlight.Add(-1)
 	}
 }

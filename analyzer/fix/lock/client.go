@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // Client is what the library needs of a Redis client: commands routed by
@@ -73,13 +75,22 @@ type Command struct {
 	Head []string
 	Keys []string
 	Args []string
+
+	// The words as interface values, made with them by the library's
+	// commands, for Values; nil in a Command made elsewhere.
+	values []any
 }
 
 // Values returns the command's words in order as interface values, for
-// clients that take their arguments as ...any. The words every command of
-// the library uses, its scripts' SHA1s among them, are returned without
-// an allocation.
+// clients that take their arguments as ...any. A command the library made
+// has them made already, with its words, and returns them while its words
+// are the ones they were made of (a wrapper may replace a key): do not
+// modify the slice. The words every command of the library uses, its
+// scripts' SHA1s among them, are boxed without an allocation.
 func (c Command) Values() []any {
+	if c.madeWith() {
+		return c.values
+	}
 	v := make([]any, 0, len(c.Head)+len(c.Keys)+len(c.Args))
 	for _, part := range [3][]string{c.Head, c.Keys, c.Args} {
 		for _, w := range part {
@@ -89,14 +100,120 @@ func (c Command) Values() []any {
 	return v
 }
 
-// command returns a Command of h head words, then k keys, then the rest
-// of w as arguments, in one allocation (w's), with each part capped so
-// that a client appending to one cannot write into the next.
-func command(h, k int, w ...string) Command {
-	return Command{Head: w[:h:h], Keys: w[h : h+k : h+k], Args: w[h+k:]}
+// madeWith reports whether c.values are c's words.
+func (c Command) madeWith() bool {
+	if c.values == nil || len(c.values) != len(c.Head)+len(c.Keys)+len(c.Args) {
+		return false
+	}
+	i := 0
+	for _, part := range [3][]string{c.Head, c.Keys, c.Args} {
+		for _, w := range part {
+			if v, ok := c.values[i].(string); !ok || v != w {
+				return false
+			}
+			i++
+		}
+	}
+	return true
 }
 
-// word returns w as an interface value, shared for the constant words.
+// command returns a Command of h head words, then k keys, then the rest
+// of w as arguments, its words copied and boxed in one allocation, with
+// each part capped so that a client appending to one cannot write into
+// the next.
+func command(h, k int, w ...string) Command {
+	return commandOf(nil, h, k, w...)
+}
+
+// commandOf is command with the words of lw boxed already.
+func commandOf(lw *lockWords, h, k int, w ...string) Command {
+	b := newWords(len(w))
+	copy(b.w, w)
+	for i, x := range w {
+		b.v[i] = lw.word(x)
+	}
+	return b.command(h, k)
+}
+
+// lockWords are an acquisition's key and token as interface values, made
+// once for all the commands it and its lock send: a string boxed as an
+// interface value is an allocation of its own, and every command of a
+// lock has both words.
+type lockWords struct{ key, token any }
+
+// set boxes key and token once.
+func (lw *lockWords) set(key, token string) {
+	lw.key, lw.token = key, token
+}
+
+// word is the package's word, reusing the interface values of lw (which
+// may be nil).
+func (lw *lockWords) word(w string) any {
+	if lw != nil {
+		if s, _ := lw.token.(string); s == w && s != "" {
+			return lw.token
+		}
+		if s, _ := lw.key.(string); s == w && s != "" {
+			return lw.key
+		}
+	}
+	return word(w)
+}
+
+// words is a command's words and their interface values.
+type words struct {
+	w []string
+	v []any
+}
+
+// newWords makes room for n words and their values, in one allocation
+// of their size for a command of up to 8 words (every command of an
+// uncontended cycle). Bytes count as well as allocations: on one CPU, the
+// collector's work for a cycle's garbage was most of what the client
+// spent beyond the hand-written floor's cycle.
+func newWords(n int) words {
+	switch {
+	case n <= 4:
+		b := new(struct {
+			w [4]string
+			v [4]any
+		})
+		return words{b.w[:n:n], b.v[:n:n]}
+	case n == 5:
+		b := new(struct {
+			w [5]string
+			v [5]any
+		})
+		return words{b.w[:], b.v[:]}
+	case n == 6:
+		b := new(struct {
+			w [6]string
+			v [6]any
+		})
+		return words{b.w[:], b.v[:]}
+	case n == 7:
+		b := new(struct {
+			w [7]string
+			v [7]any
+		})
+		return words{b.w[:], b.v[:]}
+	case n == 8:
+		b := new(struct {
+			w [8]string
+			v [8]any
+		})
+		return words{b.w[:], b.v[:]}
+	}
+	return words{make([]string, n), make([]any, n)}
+}
+
+func (b words) command(h, k int) Command {
+	w := b.w
+	return Command{Head: w[:h:h], Keys: w[h : h+k : h+k], Args: w[h+k:], values: b.v}
+}
+
+// word returns w as an interface value, shared for the constant words and
+// the last lease length's (msWord).
 func word(w string) any {
 	switch w {
 	case "SET":
@@ -134,6 +251,9 @@ func word(w string) any {
 				return s.shaWord
 			}
 		}
+	}
+	if m := lastMs.Load(); m != nil && w == m.s {
+		return m.v
 	}
 	return w
 }
@@ -205,6 +325,7 @@ type script struct {
 	src     string
 	sha     string
 	shaWord any // sha as an interface value, made once for word
+	srcWord any // src as one
 }
 
 // scripts lists every script, for word. newScript is only called to
@@ -214,23 +335,28 @@ var scripts []*script
 func newScript(src string) *script {
 	h := sha1.Sum([]byte(src))
 	s := &script{src: src, sha: hex.EncodeToString(h[:])}
-	s.shaWord = s.sha
+	s.shaWord, s.srcWord = s.sha, s.src
 	scripts = append(scripts, s)
 	return s
 }
 
 // command is the script's EVALSHA of keys and args (its EVAL with eval),
-// in one allocation that holds copies of them.
-func (s *script) command(eval bool, keys, args []string) Command {
-	w := make([]string, 3+len(keys)+len(args))
-	w[0], w[1] = "EVALSHA", s.sha
+// in one allocation that holds copies of them and their boxed values;
+// those of lw (nil or not) are reused.
+func (s *script) command(eval bool, lw *lockWords, keys, args []string) Command {
+	b := newWords(3 + len(keys) + len(args))
+	b.w[0], b.v[0], b.w[1], b.v[1] = "EVALSHA", "EVALSHA", s.sha, s.shaWord
 	if eval {
-		w[0], w[1] = "EVAL", s.src
+		b.w[0], b.v[0], b.w[1], b.v[1] = "EVAL", "EVAL", s.src, s.srcWord
 	}
-	w[2] = strconv.Itoa(len(keys))
-	copy(w[3:], keys)
-	copy(w[3+len(keys):], args)
-	return command(3, len(keys), w...)
+	b.w[2] = strconv.Itoa(len(keys))
+	b.v[2] = word(b.w[2])
+	copy(b.w[3:], keys)
+	copy(b.w[3+len(keys):], args)
+	for i := 3; i < len(b.w); i++ {
+		b.v[i] = lw.word(b.w[i])
+	}
+	return b.command(3, len(keys))
 }
 
 // isNoScript reports the reply of an EVALSHA whose script the server does
@@ -240,17 +366,17 @@ func isNoScript(err error) bool {
 	return ok && strings.HasPrefix(msg, "NOSCRIPT")
 }
 
-func (s *script) run(ctx context.Context, c Client, keys []string, args ...string) (any, error) {
-	r, err := c.Do(ctx, s.command(false, keys, args))
+func (s *script) run(ctx context.Context, c Client, lw *lockWords, keys []string, args ...string) (any, error) {
+	r, err := c.Do(ctx, s.command(false, lw, keys, args))
 	if isNoScript(err) {
-		r, err = c.Do(ctx, s.command(true, keys, args))
+		r, err = c.Do(ctx, s.command(true, lw, keys, args))
 	}
 	return r, err
 }
 
 // ints runs the script and reads its reply as an array of integers.
 func (s *script) ints(ctx context.Context, c Client, keys []string, args ...string) ([]int64, error) {
-	r, err := s.run(ctx, c, keys, args...)
+	r, err := s.run(ctx, c, nil, keys, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -275,8 +401,8 @@ func int64s(r any) ([]int64, error) {
 }
 
 // int runs the script and reads its reply as an integer.
-func (s *script) int(ctx context.Context, c Client, keys []string, args ...string) (int64, error) {
-	r, err := s.run(ctx, c, keys, args...)
+func (s *script) int(ctx context.Context, c Client, lw *lockWords, keys []string, args ...string) (int64, error) {
+	r, err := s.run(ctx, c, lw, keys, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -295,3 +421,25 @@ func integer(v any) (int64, error) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// msWord returns d in milliseconds as a command word. A process uses few
+// lease lengths, most often one: the last one's word is kept, boxed for
+// word too, so that an attempt or a renewal does not format it each time.
+func msWord(d time.Duration) string {
+	ms := d.Milliseconds()
+	if m := lastMs.Load(); m != nil && m.ms == ms {
+		return m.s
+	}
+	m := &msWordOf{ms: ms, s: itoa(ms)}
+	m.v = m.s
+	lastMs.Store(m)
+	return m.s
+}
+
+type msWordOf struct {
+	ms int64
+	s  string
+	v  any // s as an interface value
+}
+
+var lastMs atomic.Pointer[msWordOf]

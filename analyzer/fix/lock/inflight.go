@@ -18,15 +18,17 @@ import (
 // release of that lock waits (within half its timeout) for the late
 // reply, so that its delete follows anything the attempt set.
 type lateAttempt struct {
-	mu   sync.Mutex
-	cond sync.Cond // on mu: Obtain settled
+	mu sync.Mutex
+	// On mu: Obtain settled. Made with handled, by prepare, so that an
+	// Obtain that leaves nothing in flight does not carry it.
+	cond *sync.Cond
 	// Set by Obtain's goroutine, under mu, when it leaves an attempt in
 	// flight; read without mu by that goroutine only.
 	abandoned bool
 	settled   bool
+	gaveUp    bool          // the lock's release stopped waiting for it
 	lock      *Lock         // what Obtain returned; nil when it failed
 	handled   chan struct{} // closed once the late reply was handled
-	gaveUp    bool          // the lock's release stopped waiting for it
 }
 
 // abandon records that an attempt was left in flight. Called by Obtain's
@@ -44,7 +46,7 @@ func (lt *lateAttempt) abandon() {
 func (lt *lateAttempt) prepare() {
 	if lt.handled == nil {
 		lt.handled = make(chan struct{})
-		lt.cond.L = &lt.mu
+		lt.cond = sync.NewCond(&lt.mu)
 	}
 }
 
@@ -56,7 +58,9 @@ func (lt *lateAttempt) settle(l *Lock) {
 	lt.mu.Lock()
 	if !lt.settled {
 		lt.settled, lt.lock = true, l
-		lt.cond.Broadcast()
+		if lt.cond != nil {
+			lt.cond.Broadcast()
+		}
 	}
 	lt.mu.Unlock()
 }

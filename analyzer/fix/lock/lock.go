@@ -12,14 +12,14 @@ import (
 // Lock is one acquisition of a key. Its identity (Key, Token, Fence) never
 // changes; all methods are safe for concurrent use.
 type Lock struct {
-	client         Client
-	key            string
-	token          string
-	fence          int64
-	obs            *Observer
-	releaseTimeout time.Duration
-	backoff        Backoff
-	replicas       replicas
+	client Client
+	key    string
+	token  string
+	fence  int64
+	words  *lockWords // key and token boxed, its acquisition's
+	// The Obtain's options (observer, release timeout, backoff, replicas),
+	// read only; the lock shares them rather than copying them.
+	o *options
 	// The queue the lock was obtained through (so its release hands it to
 	// the next waiter and wakes other processes'), nil for a single
 	// attempt or a polling wait.
@@ -62,20 +62,18 @@ const (
 // starting no earlier than start; wq is the queue it was obtained
 // through, if any, whose holder it becomes before its lease timer runs.
 func newLock(ctx context.Context, a *acquisition, fence int64, start time.Time, wq *waitQueue) *Lock {
-	o := a.o
-	l := &Lock{
-		client:         a.client,
-		key:            a.key,
-		token:          a.token,
-		fence:          fence,
-		ttl:            a.ttl,
-		obs:            o.observer,
-		releaseTimeout: o.releaseTimeout,
-		backoff:        o.backoff,
-		replicas:       o.replicas,
-		wq:             wq,
-		leaseEnd:       start.Add(a.ttl),
+	o := &a.opts
+	// The lock is made in its acquisition's allocation, which it keeps
+	// alive anyway (it shares its options and words).
+	l := &a.lock
+	if a.made {
+		l = new(Lock)
+		l.client, l.key, l.token = a.lock.client, a.lock.key, a.lock.token
 	}
+	a.made = true
+	l.words = &a.words
+	l.fence, l.ttl, l.o, l.wq = fence, a.ttl, o, wq
+	l.leaseEnd = start.Add(a.ttl)
 	if a.late.abandoned {
 		l.late = &a.late
 	}
@@ -253,7 +251,7 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration) error {
 	}
 	ttl = ttl.Truncate(time.Millisecond)
 	start := time.Now()
-	err := refreshBounded(ctx, l.client, l.key, l.token, ttl, l.replicas)
+	err := refreshBounded(ctx, l.client, l.key, l.token, l.words, ttl, l.o.replicas)
 	if errors.Is(err, ErrNotHeld) {
 		l.lose(fmt.Errorf("%w: %q: renewal found %w", ErrLost, l.key, ErrNotHeld))
 	}
@@ -329,7 +327,7 @@ func (l *Lock) lose(cause error) {
 		// The process's next waiter asks the server now.
 		l.wq.holderGone(l)
 	}
-	l.obs.lost(l.parent, l.key, cause)
+	l.o.observer.lost(l.parent, l.key, cause)
 }
 
 // Release deletes the key if this lock still owns it and returns ErrNotHeld
@@ -366,7 +364,7 @@ func (l *Lock) release(ctx context.Context, final bool) error {
 		l.stopWatchdog()
 		<-l.watchdogDone
 	}
-	timeout := l.releaseTimeout
+	timeout := l.o.releaseTimeout
 	if l.late != nil {
 		// The delete must follow anything the Obtain's last attempt set.
 		start := time.Now()
@@ -384,7 +382,7 @@ func (l *Lock) release(ctx context.Context, final bool) error {
 	if wq != nil {
 		path, err = wq.release(ctx, l, l.wq != nil, timeout)
 	} else {
-		path, err = releaseBounded(ctx, l.client, l.key, l.token, timeout)
+		path, err = releaseBounded(ctx, l.client, l.key, l.token, l.words, timeout)
 	}
 
 	l.mu.Lock()
@@ -421,7 +419,7 @@ func (l *Lock) release(ctx context.Context, final bool) error {
 		wq.holderGone(l)
 	}
 
-	l.obs.released(ctx, l.key, path, err == nil)
+	l.o.observer.released(ctx, l.key, path, err == nil)
 	if err != nil {
 		return fmt.Errorf("release %q: %w", l.key, err)
 	}
@@ -462,7 +460,7 @@ func (l *Lock) watchdog(ctx, lockCtx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		l.obs.renewed(ctx, l.key, err)
+		l.o.observer.renewed(ctx, l.key, err)
 		switch {
 		case err == nil:
 			if final {

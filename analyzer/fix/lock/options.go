@@ -11,13 +11,13 @@ type Option func(*options)
 
 type options struct {
 	fencing        bool
+	wait           bool
+	fair           bool
+	watchdog       bool
 	fenceKey       string
 	fenceRecord    string
 	maxWait        time.Duration
-	wait           bool
 	backoff        Backoff
-	fair           bool
-	watchdog       bool
 	maxHold        time.Duration
 	releaseTimeout time.Duration
 	observer       *Observer

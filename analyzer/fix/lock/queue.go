@@ -100,15 +100,15 @@ func registrable(client Client) bool { return comparableClient(client) }
 func joinQueue(a *acquisition) (*waitQueue, *waiter) {
 	w := &waiter{a: a, ch: make(chan struct{}, 1)}
 	newQueue := func() *waitQueue {
-		sharded := a.client.Info().Cluster
-		return &waitQueue{client: a.client, key: a.key, queue: a.queue, channel: siblingKey(a.key, "wake"), sharded: sharded}
+		sharded := a.lock.client.Info().Cluster
+		return &waitQueue{client: a.lock.client, key: a.lock.key, queue: a.queue, channel: siblingKey(a.lock.key, "wake"), sharded: sharded}
 	}
-	if !registrable(a.client) {
+	if !registrable(a.lock.client) {
 		wq := newQueue()
 		wq.add(w)
 		return wq, w
 	}
-	k := queueKey{a.client, a.key}
+	k := queueKey{a.lock.client, a.lock.key}
 	queues.Lock()
 	defer queues.Unlock()
 	wq := queues.m[k]
@@ -222,7 +222,7 @@ func (wq *waitQueue) woken(payload string) {
 	}
 	if payload == "" || payload == wq.entry {
 		w.check = true
-	} else if by := time.Now().Add(w.a.o.backoff.grantTTL() + time.Millisecond); w.by.IsZero() || by.Before(w.by) {
+	} else if by := time.Now().Add(w.a.opts.backoff.grantTTL() + time.Millisecond); w.by.IsZero() || by.Before(w.by) {
 		w.by = by
 	}
 	w.notify()
@@ -278,13 +278,13 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 		wq.mu.Unlock()
 
 		if w == nil && !fair && !passing {
-			path, err := releaseBounded(ctx, l.client, l.key, token, timeout)
+			path, err := releaseBounded(ctx, l.client, l.key, token, nil, timeout)
 			if err == nil || errors.Is(err, ErrNotHeld) {
 				wq.holderGone(l)
 			}
 			return path, err
 		}
-		res, err := wq.handoff(rctx, token, w, own, &l.backoff)
+		res, err := wq.handoff(rctx, token, w, own, &l.o.backoff)
 
 		wq.mu.Lock()
 		if err != nil {
@@ -319,7 +319,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 			switch w.state {
 			case gone:
 				wq.mu.Unlock()
-				token, passing = w.a.token, true
+				token, passing = w.a.lock.token, true
 				continue
 			case granted:
 				// The waiter's own attempt found its token first and took
@@ -328,7 +328,7 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 				return ReleaseLua, nil
 			}
 			w.state, w.start = granted, sent
-			if w.a.o.fencing {
+			if w.a.opts.fencing {
 				w.fence = res[1]
 			}
 			wq.remove(w)
@@ -370,8 +370,8 @@ func (wq *waitQueue) handoff(ctx context.Context, token string, w *waiter, own s
 	keys := []string{wq.key, wq.queue}
 	next, ttl := "", int64(0)
 	if w != nil {
-		next, ttl = w.a.token, w.a.ttl.Milliseconds()
-		keys = w.a.o.appendFenceKeys(keys)
+		next, ttl = w.a.lock.token, w.a.ttl.Milliseconds()
+		keys = w.a.opts.appendFenceKeys(keys)
 	}
 	op := func() ([]int64, error) {
 		return handoffScript.ints(ctx, wq.client, keys, token, next, itoa(ttl), own,
@@ -401,7 +401,7 @@ func (wq *waitQueue) publishMode() string {
 func (wq *waitQueue) leave(ctx context.Context, entry string, o *options) {
 	rctx := detached(ctx, o.releaseTimeout)
 	op := func() (int64, error) {
-		return leaveScript.int(rctx, wq.client, []string{wq.key, wq.queue}, entry,
+		return leaveScript.int(rctx, wq.client, nil, []string{wq.key, wq.queue}, entry,
 			itoa(o.backoff.grantTTL().Milliseconds()), itoa(o.backoff.queueTTL().Milliseconds()), wq.channel, wq.publishMode())
 	}
 	var wait context.Context = rctx

@@ -46,7 +46,7 @@ func Release(ctx context.Context, client Client, key string, token string) error
 	if err := checkHandle(client, key, token); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
 	}
-	if _, err := releaseBounded(ctx, client, key, token, DefaultReleaseTimeout); err != nil {
+	if _, err := releaseBounded(ctx, client, key, token, nil, DefaultReleaseTimeout); err != nil {
 		return fmt.Errorf("release %q: %w", key, err)
 	}
 	return nil
@@ -54,13 +54,13 @@ func Release(ctx context.Context, client Client, key string, token string) error
 
 // releaseBounded is compareAndDelete detached from ctx's cancellation and
 // bounded by timeout, whatever the client's own timeouts.
-func releaseBounded(ctx context.Context, client Client, key, token string, timeout time.Duration) (ReleasePath, error) {
+func releaseBounded(ctx context.Context, client Client, key, token string, lw *lockWords, timeout time.Duration) (ReleasePath, error) {
 	rctx := detached(ctx, timeout)
 	defer rctx.stop()
 	if honoursContext(rctx, client) {
-		return compareAndDelete(rctx, client, key, token)
+		return compareAndDelete(rctx, client, key, token, lw)
 	}
-	op := func() (ReleasePath, error) { return compareAndDelete(rctx, client, key, token) }
+	op := func() (ReleasePath, error) { return compareAndDelete(rctx, client, key, token, lw) }
 	path, err, inFlight := bounded(rctx, false, op, nil)
 	if inFlight {
 		return path, fmt.Errorf("%w after %s: the delete may still run, its outcome unknown", err, timeout)
@@ -70,8 +70,8 @@ func releaseBounded(ctx context.Context, client Client, key, token string, timeo
 
 // refreshBounded is compareAndExpire bounded by ctx's deadline, whatever
 // the client's own timeouts.
-func refreshBounded(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
-	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, ttl, rep) }
+func refreshBounded(ctx context.Context, client Client, key, token string, lw *lockWords, ttl time.Duration, rep replicas) error {
+	op := func() (struct{}, error) { return struct{}{}, compareAndExpire(ctx, client, key, token, lw, ttl, rep) }
 	_, err, inFlight := bounded(ctx, honoursContext(ctx, client), op, nil)
 	if inFlight {
 		return fmt.Errorf("%w: the extension may still be applied, its outcome unknown", err)
@@ -93,7 +93,7 @@ func Refresh(ctx context.Context, client Client, key string, token string, ttl t
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
-	if err := refreshBounded(ctx, client, key, token, ttl, replicas{}); err != nil {
+	if err := refreshBounded(ctx, client, key, token, nil, ttl, replicas{}); err != nil {
 		return fmt.Errorf("refresh %q: %w", key, err)
 	}
 	return nil
@@ -144,10 +144,11 @@ var errGoneOnDelete = fmt.Errorf("%w: the key did not hold the token when the de
 
 // compareAndDelete deletes key if it holds token and says which command did
 // it. Both paths send exactly one command once the server's support is known.
-func compareAndDelete(ctx context.Context, client Client, key, token string) (ReleasePath, error) {
+// lw, if not nil, is key and token boxed.
+func compareAndDelete(ctx context.Context, client Client, key, token string, lw *lockWords) (ReleasePath, error) {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featDELEX) {
-		r, err := client.Do(ctx, command(1, 1, "DELEX", key, "IFEQ", token))
+		r, err := client.Do(ctx, commandOf(lw, 1, 1, "DELEX", key, "IFEQ", token))
 		switch {
 		case err == nil:
 			feats.learn(featDELEX, true)
@@ -164,7 +165,7 @@ func compareAndDelete(ctx context.Context, client Client, key, token string) (Re
 		// race with a delete that happened.
 		feats.learn(featDELEX, false)
 	}
-	n, err := releaseScript.int(ctx, client, []string{key}, token)
+	n, err := releaseScript.int(ctx, client, lw, []string{key}, token)
 	if err != nil {
 		return ReleaseLua, err
 	}
@@ -177,10 +178,10 @@ func compareAndDelete(ctx context.Context, client Client, key, token string) (Re
 // compareAndExpire sets key's lease to ttl if it holds token, followed by
 // rep's WAIT; too few acknowledgments are ErrTooFewReplicas, the lease
 // extended all the same.
-func compareAndExpire(ctx context.Context, client Client, key, token string, ttl time.Duration, rep replicas) error {
+func compareAndExpire(ctx context.Context, client Client, key, token string, lw *lockWords, ttl time.Duration, rep replicas) error {
 	feats := featuresFor(ctx, client, key)
 	if feats.has(featSetIFEQ) {
-		r, a, err := rep.acked(ctx, client, command(1, 1, "SET", key, token, "IFEQ", token, "PX", itoa(ttl.Milliseconds())))
+		r, a, err := rep.acked(ctx, client, commandOf(lw, 1, 1, "SET", key, token, "IFEQ", token, "PX", msWord(ttl)))
 		switch {
 		case err == nil && r != nil:
 			feats.learn(featSetIFEQ, true)
@@ -193,7 +194,7 @@ func compareAndExpire(ctx context.Context, client Client, key, token string, ttl
 		}
 		feats.learn(featSetIFEQ, false)
 	}
-	r, a, err := refreshScript.runAcked(ctx, client, rep, []string{key}, token, itoa(ttl.Milliseconds()))
+	r, a, err := refreshScript.runAcked(ctx, client, rep, lw, []string{key}, token, msWord(ttl))
 	if err != nil {
 		return err
 	}

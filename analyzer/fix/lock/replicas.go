@@ -124,10 +124,10 @@ func (r replicas) short(a ack) error {
 }
 
 // runAcked is script.run followed by the WAIT of r on its connection.
-func (s *script) runAcked(ctx context.Context, c Client, r replicas, keys []string, args ...string) (any, ack, error) {
-	v, acks, err := r.acked(ctx, c, s.command(false, keys, args))
+func (s *script) runAcked(ctx context.Context, c Client, r replicas, lw *lockWords, keys []string, args ...string) (any, ack, error) {
+	v, acks, err := r.acked(ctx, c, s.command(false, lw, keys, args))
 	if isNoScript(err) {
-		v, acks, err = r.acked(ctx, c, s.command(true, keys, args))
+		v, acks, err = r.acked(ctx, c, s.command(true, lw, keys, args))
 	}
 	return v, acks, err
 }

@@ -98,3 +98,14 @@ func BenchmarkObtainReleaseContextTimeout(b *testing.B) {
 	c.AddHook(countHook{sent})
 	benchCycle(b, c, sent)
 }
+
+// BenchmarkObtainReleaseContextTimeoutFenced is the fenced cycle on a
+// client with ContextTimeoutEnabled, the configuration lockbench compares
+// with its hand-written fenced floor.
+func BenchmarkObtainReleaseContextTimeoutFenced(b *testing.B) {
+	srv := redistest.Start(b)
+	sent := new(atomic.Int64)
+	c := srv.Client(b, &redis.Options{ContextTimeoutEnabled: true})
+	c.AddHook(countHook{sent})
+	benchCycle(b, c, sent, fix.WithFencing())
+}
