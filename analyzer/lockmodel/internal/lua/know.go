@@ -53,6 +53,10 @@ func Acquires(calls []*Call, i int) bool {
 	switch {
 	case a.Command == "SETNX":
 		return true
+	case a.Command == "SETEX" || a.Command == "PSETEX":
+		// SET with a TTL and no condition: a take only after the script
+		// found the key free.
+		return existsBefore(calls[:i], a.Key()) || absentBefore(calls[:i], a)
 	case a.Command == "SET":
 		if a.HasFlag("NX") {
 			return true
@@ -127,6 +131,9 @@ func Checked(calls []*Call, w *Call, k int) bool {
 // SetsTTL reports whether the script gives a's key a TTL: in the SET
 // itself or with an EXPIRE-family command on it.
 func SetsTTL(calls []*Call, a *Call) bool {
+	if a.Command == "SETEX" || a.Command == "PSETEX" {
+		return true
+	}
 	for _, f := range []string{"PX", "EX", "PXAT", "EXAT"} {
 		if a.HasFlag(f) {
 			return true

@@ -155,6 +155,8 @@ func TestLuaAcquiresHashLock(t *testing.T) {
 // again); a SET after a GET compared only with a value is a refresh.
 func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
 	cases := []acquiresCase{
+		{`local value = redis.call('get', KEYS[1]); if value ~= false and value ~= ARGV[1] then return 0 end; if redis.call('psetex', KEYS[1], ARGV[2], ARGV[1]) then return 1 else return 0 end`, []bool{false, true}},
+		{`redis.call('setex', KEYS[1], ARGV[2], ARGV[1])`, []bool{false}},
 		{`local v = redis.call('get', KEYS[1]) if not v or v == ARGV[1] then return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 0`, []bool{false, true}},
 		{`if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0`, []bool{false, true}},
 		{`local v = redis.call('GET', KEYS[1]) if v ~= nil and v ~= false then return 0 end redis.call('SET', KEYS[1], ARGV[1])`, []bool{false, true}},
