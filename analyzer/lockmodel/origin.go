@@ -129,10 +129,20 @@ func (t Trail) through(s Step) Trail {
 // prefix+time.Now().UnixNano()+rand.Int63(). No parts (a constant format)
 // is a constant.
 func concat(parts ...TokenOrigin) TokenOrigin {
+	drawn, goroutine := false, false
 	for _, p := range parts {
 		if p.Origin == OriginFresh {
 			return p
 		}
+		drawn = drawn || p.Origin == OriginOnce && p.Drawn
+		goroutine = goroutine || p.Trail.Source.Kind == SourceGoroutineID || p.Trail.Source.Kind == SourceFunc && p.Trail.Source.Name == "goid.Get"
+	}
+	if drawn && goroutine {
+		// A process's id drawn fresh once, joined with a goroutine's
+		// id, names one goroutine of one process: a reentrant lock's
+		// owner (Redisson's), shared by that goroutine's acquisitions by
+		// design.
+		return TokenOrigin{}
 	}
 	best := origin(OriginConstant, SourceConstants, "", nil)
 	unknown := false
