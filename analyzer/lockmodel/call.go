@@ -60,6 +60,9 @@ type Call struct {
 	// Watched holds the keys of an enclosing WATCH when the command is
 	// queued in that WATCH's transaction.
 	Watched []ast.Expr
+	// WatchAt is where that WATCH starts to watch: the WATCH command, or
+	// the start of a Watch callback. A read before it is not covered.
+	WatchAt token.Pos
 
 	// Func is the innermost enclosing function (*ast.FuncDecl or
 	// *ast.FuncLit); Decl is the outermost one, nil at package level.

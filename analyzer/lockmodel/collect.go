@@ -6,6 +6,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 type batch struct {
 	tx      bool
 	watched []ast.Expr // keys of the WATCH whose transaction this is
+	watchAt token.Pos  // where that WATCH starts
 }
 
 type builder struct {

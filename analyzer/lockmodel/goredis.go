@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -77,14 +78,14 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 		// pipe := rdb.TxPipeline(): remember what pipe queues into.
 		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Rhs[0] == call {
 			if obj := b.objOf(as.Lhs[0]); obj != nil {
-				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv)}
+				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv), watchAt: b.watchAtVia(recv)}
 			}
 		}
 		return nil
 	case "Pipelined", "TxPipelined":
 		if lit := funcLitArg(call, ps, "fn"); lit != nil {
 			if obj := firstParam(b, lit); obj != nil {
-				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv)}
+				b.batches[obj] = &batch{tx: txPipe, watched: b.watchedVia(recv), watchAt: b.watchAtVia(recv)}
 			}
 		}
 		return nil
@@ -177,7 +178,7 @@ func (b *builder) queue(c *Call, recv ast.Expr) {
 	}
 	if obj := b.objOf(recv); obj != nil {
 		if bt, ok := b.batches[obj]; ok {
-			c.Queued, c.Tx, c.Watched = true, bt.tx, bt.watched
+			c.Queued, c.Tx, c.Watched, c.WatchAt = true, bt.tx, bt.watched, bt.watchAt
 			return
 		}
 	}
@@ -198,6 +199,17 @@ func (b *builder) watchedVia(recv ast.Expr) []ast.Expr {
 		}
 	}
 	return nil
+}
+
+// watchAtVia returns where a Watch callback's *Tx, recv, starts watching:
+// its declaration, at the head of the callback.
+func (b *builder) watchAtVia(recv ast.Expr) token.Pos {
+	if obj := b.objOf(recv); obj != nil {
+		if _, ok := b.watchTx[obj]; ok {
+			return obj.Pos()
+		}
+	}
+	return token.NoPos
 }
 
 func funcLitArg(call *ast.CallExpr, ps map[string]int, name string) *ast.FuncLit {

@@ -73,7 +73,10 @@ func (m *Model) Watches(c *Call, key ast.Expr) bool {
 	id := m.KeyID(key)
 	for _, w := range c.Watched {
 		if m.KeyID(w) == id {
-			return true
+			// The check must be read under the WATCH: a GET compared
+			// before it leaves a gap the transaction does not see.
+			g := m.compareRead(c, id)
+			return g == nil || g.Pos() >= c.WatchAt
 		}
 	}
 	return false

@@ -196,6 +196,9 @@ func (b *builder) redigoBatch(cur cursor, c *Call, conn ast.Expr, send bool) {
 				st = &batch{}
 				b.multi[key] = st
 			}
+			if st.watched == nil {
+				st.watchAt = c.Pos()
+			}
 			st.watched = append(st.watched, c.Keys...)
 		}
 		return
@@ -215,7 +218,7 @@ func (b *builder) redigoBatch(cur cursor, c *Call, conn ast.Expr, send bool) {
 	if st != nil && st.tx {
 		c.Queued, c.Tx = true, true
 		if st.watched != nil {
-			c.Watched = st.watched
+			c.Watched, c.WatchAt = st.watched, st.watchAt
 		}
 		return
 	}

@@ -114,13 +114,44 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 	r = ast.Unparen(r)
 	vars := b.replyVars(c)
 	return func(e ast.Expr) bool {
-		e = ast.Unparen(e)
+		e = b.unwrapReply(e)
 		if e == r {
 			return true
 		}
 		obj := b.objOf(e)
-		return obj != nil && slices.Contains(vars, obj)
+		if obj != nil && slices.Contains(vars, obj) {
+			return true
+		}
+		// reply := rdb.Get(ctx, k); ... reply.Val(): go-redis's command
+		// kept in a variable, its value read later.
+		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 0 && c.Client == GoRedis {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Val" {
+				if v := b.objOf(sel.X); v != nil {
+					return ast.Unparen(b.m.defs.value(v)) == ast.Expr(c.Expr)
+				}
+			}
+		}
+		return false
 	}
+}
+
+// unwrapReply strips what only retypes a reply: conversions and type
+// assertions, string(reply.([]byte)).
+func (b *builder) unwrapReply(e ast.Expr) ast.Expr {
+	for range maxDepth {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.TypeAssertExpr:
+			e = x.X
+			continue
+		case *ast.CallExpr:
+			if tv, ok := b.pass.TypesInfo.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				e = x.Args[0]
+				continue
+			}
+		}
+		return ast.Unparen(e)
+	}
+	return ast.Unparen(e)
 }
 
 // returned reports whether c sits in a return statement of its function.
