@@ -55,7 +55,10 @@
 // SetIFEQ, SetIFDEQ, SetArgs with Mode IFEQ or IFDEQ), a
 // GET-compare-PEXPIRE queued in the transaction of a WATCH on the key, an
 // EXPIRE that setnxexpire already reports as the second half of
-// SETNX-then-EXPIRE, and writes in _test.go files, which often set up a
+// SETNX-then-EXPIRE, an EXPIRE that runs only when a TTL read found the
+// key with none (ttl == -1: a waiter bounding a key whose holder died
+// between its SETNX and its EXPIRE, which cuts no holder's lease), and
+// writes in _test.go files, which often set up a
 // lock held by someone else (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the renewal (the
