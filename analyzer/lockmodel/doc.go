@@ -49,7 +49,8 @@
 //     (ownrecord.go), and dedupe markers of one request, event or
 //     message, and a client token's own record (requestkey.go)
 //   - leader leases: leader.go; one-shot markers: marker.go; undo on
-//     failure: undo.go, and claims kept on success: claim.go
+//     failure: undo.go, and claims kept on success: claim.go; a waiter's
+//     repair of a key left with no TTL: ttlrepair.go
 //   - the token an acquire stores: token.go, tokencall.go, origin.go,
 //     tokenhelpers.go (facts), knowledge.go (known APIs); the token at a
 //     release: acquiredtoken.go
