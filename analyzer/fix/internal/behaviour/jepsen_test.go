@@ -386,8 +386,10 @@ var brokenLocks = []struct {
 		return pollBroken(ctx, c, key, cfg, setNX(c, key, cfg), compareAndDelete)
 	}}, []string{history.Orphan}, func(cfg *checkConfig) {
 		// An orphan outlives the grace only when the lease is longer; many
-		// short sections make many acquires for the faults to hit.
-		cfg.ttl, cfg.faultRate, cfg.pauseEvery, cfg.duration = 2500*time.Millisecond, 0.3, 1000, 6*time.Second
+		// short sections make many acquires for the faults to hit; a run
+		// long enough for a few leases to lapse even when the machine is
+		// busy and the stalls leave few sections.
+		cfg.ttl, cfg.faultRate, cfg.pauseEvery, cfg.duration = 2500*time.Millisecond, 0.3, 1000, 12*time.Second
 	}},
 }
 
