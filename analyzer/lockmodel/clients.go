@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/locklint/locklint/analyzer/lockmodel/internal/lua"
 )
@@ -11,6 +12,17 @@ import (
 func isClientPath(path string) bool {
 	_, ok := clientPaths[path]
 	return ok
+}
+
+// clientPackage reports whether path is a package of a client's module
+// (the client, its internals, its reply types).
+func clientPackage(path string) bool {
+	for mod := range clientModules {
+		if path == mod || strings.HasPrefix(path, mod+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // clientModules are the modules of the clients in clientPaths.

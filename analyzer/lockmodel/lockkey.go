@@ -163,7 +163,7 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 		// is assigned between the two calls.
 		sameFunc := o.Decl == c.Decl && o.Decl != nil && !m.defs.assignedBetween(o.Key(), o.Pos(), c.Pos())
 		switch {
-		case o.Acquires():
+		case o.Acquires() && !m.seedOnly(o):
 			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c)) {
 				return true
 			}

@@ -74,17 +74,25 @@ func (m *Model) Marker(c *Call) bool {
 		if o == c || o.Key() == nil || sites != nil && o.Via == self {
 			continue
 		}
-		touches := false
+		var touched ast.Expr
 		for _, k := range o.Keys {
 			f, fok := m.helperKey(k)
-			touches = touches || m.KeyID(k) == id || fam != nil && fok && f == fam
+			touches := m.KeyID(k) == id || fam != nil && fok && f == fam
 			if text != "" && !touches {
 				t, tok := m.counterFamily(k)
 				// A key that comes in whole may be this one.
 				touches = tok && t == text || m.wholeKey(k)
 			}
+			if touches && touched == nil {
+				touched = k
+			}
 		}
-		if !touches {
+		if touched == nil {
+			continue
+		}
+		// A delete that only undoes the take when the work failed leaves
+		// the marker in place after every run that succeeded.
+		if o.Command.IsDelete() && o.Via == nil && m.UndoOnFailure(o, touched) {
 			continue
 		}
 		if o.ReleasesOrChecks() || o.Acquires() || o.Via != nil {

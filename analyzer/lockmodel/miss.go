@@ -140,3 +140,14 @@ func isObtain(info *types.Info, call *ast.CallExpr) bool {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return lookup(fn) == apiObtain
 }
+
+// seedOnly reports whether c, an acquire that sets no TTL, hands the code
+// nothing but its error: nobody asks whether it won. That is a write of a
+// value if absent (a stock counter seeded from the database), not a take.
+func (m *Model) seedOnly(c *Call) bool {
+	if !c.Acquires() || !c.NoTTL {
+		return false
+	}
+	r, _ := m.Reply(c)
+	return typesx.IsError(m.Pass.TypesInfo.TypeOf(r))
+}

@@ -56,11 +56,16 @@ func (m *Model) requestPart(key ast.Expr, depth int) bool {
 		switch e := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			obj := info.ObjectOf(e)
+			// A variable named for one request's key names it, whatever
+			// it is read from (a header, a body field).
+			if obj != nil && requestName(obj.Name()) {
+				found = true
+				return
+			}
 			if def := m.keys.definition(obj); def != nil {
 				visit(def, depth+1)
 				return
 			}
-			found = obj != nil && requestName(obj.Name())
 			if p, ok := m.defs.params[obj]; ok && !found {
 				// AcquireIdempotencyLock(ctx, key): the function's name
 				// says whose key it is.

@@ -1,5 +1,13 @@
 package lockmodel
 
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
 // Pair is an acquire that sets no TTL followed, in the same function, by a
 // separate EXPIRE-family command on the same key. setnxexpire reports the
 // pair; plainpexpire must not report its EXPIRE a second time.
@@ -32,4 +40,80 @@ func (m *Model) SplitAcquires() []Pair {
 		}
 	}
 	return out
+}
+
+// AcquireTTL reports whether e, an EXPIRE-family command, sets the lease
+// of an acquire of its key earlier in the same function: e runs only under
+// a condition (the acquire's success, as written), each run follows its
+// own acquire (no loop around e leaves the acquire out), and nothing but
+// Redis commands and the standard library runs between the two. Such an
+// EXPIRE is part of the acquisition, done before any work, not a renewal
+// of a lease another holder may have taken since.
+func (m *Model) AcquireTTL(e *Call) bool {
+	if !e.Command.IsExpire() || e.Key() == nil || e.Func == nil {
+		return false
+	}
+	for _, a := range m.Calls {
+		if !a.Acquires() || a.Func != e.Func || a.End() > e.Pos() || a.Key() == nil || !m.SameKey(a, a.Key(), e, e.Key()) {
+			continue
+		}
+		if m.setsLease(a, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// setsLease reports whether e, after acquire a in the same function, sits
+// in an if statement's body below a, inside no loop that a is outside of,
+// and with no work (a call of anything but the standard library, a
+// client's package or a Redis command) between them.
+func (m *Model) setsLease(a, e *Call) bool {
+	conditional := false
+	loop := false
+	ast.Inspect(e.Func, func(n ast.Node) bool {
+		if n == nil || n.Pos() > e.Pos() || n.End() < e.End() {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.IfStmt:
+			if s.Body.Pos() <= e.Pos() && e.End() <= s.Body.End() && a.End() <= s.Body.Pos() {
+				conditional = true
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			if a.Pos() < s.Pos() {
+				loop = true
+			}
+		}
+		return true
+	})
+	if !conditional || loop {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	work := false
+	ast.Inspect(e.Func, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || work {
+			return !work
+		}
+		if call.Pos() < a.End() || call.Pos() >= e.Pos() || m.byID[call] != nil {
+			return true
+		}
+		if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+			return true
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			work = fn == nil
+			return !work
+		}
+		path := fn.Pkg().Path()
+		if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") || clientPackage(path) {
+			return true
+		}
+		work = true
+		return false
+	})
+	return !work
 }

@@ -72,7 +72,8 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	}
 }
 
-// incremented returns the KEYS indices the script INCRs: fence counters.
+// incremented returns the KEYS indices the script steps by one: fence
+// counters.
 func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 	out := map[int]bool{}
 	text, ok := m.ScriptText(c)
@@ -80,7 +81,7 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 		return out
 	}
 	for _, lc := range lockmodel.LuaCalls(text.Text) {
-		if lc.Increments() {
+		if lc.Fences() {
 			out[lc.Key()] = true
 		}
 	}

@@ -41,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 		paired[p.Expire] = true
 	}
 	for _, c := range m.Calls {
-		if !c.Renews() || paired[c] || (!tests && m.IsTestFile(c)) {
+		if !c.Renews() || paired[c] || m.AcquireTTL(c) || (!tests && m.IsTestFile(c)) {
 			continue
 		}
 		k := c.Key()

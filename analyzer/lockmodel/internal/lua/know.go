@@ -34,6 +34,19 @@ func (c *Call) Extends() bool { return extends[c.Command] }
 // script, a fence.
 func (c *Call) Increments() bool { return increments[c.Command] }
 
+// Fences reports whether the call can issue a fence: INCR, or INCRBY by
+// the literal 1. An INCRBY by an argument moves a quantity (a stock, a
+// quota bucket), which nobody compares as a fence.
+func (c *Call) Fences() bool {
+	switch c.Command {
+	case "INCR":
+		return true
+	case "INCRBY":
+		return len(c.Args) == 2 && Literal(c.Args[1]) && c.Args[1][0].Text == "1"
+	}
+	return false
+}
+
 // TakesHash reports whether the call writes a hash lock's holder field,
 // which creates the key when it is absent.
 func (c *Call) TakesHash() bool { return hashTakes[c.Command] }

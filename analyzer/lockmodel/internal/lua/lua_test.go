@@ -310,3 +310,29 @@ redis.call('SET', KEYS[1], 1 + n, 'NX')`)
 		}
 	}
 }
+
+// A fence steps by one; an INCRBY by an argument or by another literal
+// moves a quantity.
+func TestLuaFences(t *testing.T) {
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{`redis.call('INCR', KEYS[2])`, true},
+		{`redis.call('incrby', KEYS[2], 1)`, true},
+		{`redis.call('INCRBY', KEYS[2], '1')`, true},
+		{`redis.call('INCRBY', KEYS[1], ARGV[1])`, false},
+		{`redis.call('INCRBY', KEYS[1], 5)`, false},
+		{`redis.call('DECRBY', KEYS[1], ARGV[1])`, false},
+		{`redis.call('GET', KEYS[1])`, false},
+	}
+	for _, tc := range cases {
+		calls := Calls(tc.src)
+		if len(calls) != 1 {
+			t.Fatalf("%s: %d calls, want 1", tc.src, len(calls))
+		}
+		if got := calls[0].Fences(); got != tc.want {
+			t.Errorf("%s: Fences() = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

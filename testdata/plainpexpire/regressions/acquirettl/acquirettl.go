@@ -1,0 +1,67 @@
+// Package acquirettl pins an EXPIRE that belongs to the acquire before it:
+// an old-style lock takes its key with SETNX (value: the lease's end) or,
+// when the stored lease has passed, takes it over with GETSET, and then,
+// only when it won, sets the key's TTL. Nothing runs between the take and
+// the EXPIRE but Redis commands and the standard library, and each EXPIRE
+// follows its own take: it sets the new holder's lease, not a renewal of
+// a lock someone else may hold by now. The twins renew with a plain
+// EXPIRE after the work has started, and in a watchdog loop.
+package acquirettl
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Near miss (silent): the EXPIRE sets the winner's lease.
+func lock(ctx context.Context, rdb *redis.Client, key string, ttl time.Duration) (acquired bool, err error) {
+	if rdb.SetNX(ctx, key, time.Now().Add(ttl).UnixNano(), ttl).Val() {
+		acquired = true
+	} else {
+		var expires int64
+		expires, err = rdb.Get(ctx, key).Int64()
+		if err == nil && time.Unix(0, expires).Before(time.Now()) {
+			var prev int64
+			prev, err = rdb.GetSet(ctx, key, time.Now().Add(ttl).UnixNano()).Int64()
+			acquired = err == nil && prev == expires
+		}
+	}
+	if acquired {
+		secs := int(math.Ceil(ttl.Seconds()))
+		_, err = rdb.Expire(ctx, key, time.Duration(secs)*time.Second).Result()
+	}
+	return acquired, err
+}
+
+func unlock(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.Del(ctx, key)
+}
+
+// Must report: the lease is stretched after the first half of the work,
+// when another holder may have taken the key.
+func migrate(ctx context.Context, rdb *redis.Client, first, second func()) {
+	if !rdb.SetNX(ctx, "migrate:lock", "m1", time.Minute).Val() {
+		return
+	}
+	first()
+	rdb.Expire(ctx, "migrate:lock", time.Minute) // want "EXPIRE of lock key `\"migrate:lock\"` without an owner check"
+	second()
+}
+
+// Must report: a watchdog renews with a plain EXPIRE on every tick.
+func watch(ctx context.Context, rdb *redis.Client, tok string, done <-chan struct{}) {
+	if !rdb.SetNX(ctx, "report:lock", tok, 30*time.Second).Val() {
+		return
+	}
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(10 * time.Second):
+		}
+		rdb.Expire(ctx, "report:lock", 30*time.Second) // want "EXPIRE of lock key `\"report:lock\"` without an owner check"
+	}
+}
