@@ -114,7 +114,7 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 	r = ast.Unparen(r)
 	vars := b.replyVars(c)
 	return func(e ast.Expr) bool {
-		e = b.unwrapReply(e)
+		e = unwrapReply(b.pass.TypesInfo, e)
 		if e == r {
 			return true
 		}
@@ -137,14 +137,14 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 
 // unwrapReply strips what only retypes a reply: conversions and type
 // assertions, string(reply.([]byte)).
-func (b *builder) unwrapReply(e ast.Expr) ast.Expr {
+func unwrapReply(info *types.Info, e ast.Expr) ast.Expr {
 	for range maxDepth {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.TypeAssertExpr:
 			e = x.X
 			continue
 		case *ast.CallExpr:
-			if tv, ok := b.pass.TypesInfo.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 				e = x.Args[0]
 				continue
 			}

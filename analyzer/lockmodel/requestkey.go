@@ -47,61 +47,45 @@ func (m *Model) requestArg(key ast.Expr, depth int) bool {
 // fills with a request's key (releaseRequestLock(requestLockKey, id)).
 func (m *Model) requestPart(key ast.Expr, depth int) bool {
 	info := m.Pass.TypesInfo
-	found := false
-	var visit func(e ast.Expr, depth int)
-	visit = func(e ast.Expr, depth int) {
-		if found || depth > maxDepth {
-			return
-		}
-		switch e := ast.Unparen(e).(type) {
+	return m.keyParts(key, depth, func(e ast.Expr, depth int) partVerdict {
+		switch e := e.(type) {
 		case *ast.Ident:
 			obj := info.ObjectOf(e)
 			// A variable named for one request's key names it, whatever
 			// it is read from (a header, a body field).
 			if obj != nil && requestName(obj.Name()) {
-				found = true
-				return
+				return partDecides
 			}
-			if def := m.keys.definition(obj); def != nil {
-				visit(def, depth+1)
-				return
+			if m.keys.definition(obj) != nil {
+				return partWalk
 			}
-			if p, ok := m.defs.params[obj]; ok && !found {
-				// AcquireIdempotencyLock(ctx, key): the function's name
-				// says whose key it is.
-				found = dedupeName(p.fn.Name()) || m.atEveryCall(p, depth+1, m.requestArg)
+			// AcquireIdempotencyLock(ctx, key): the function's name says
+			// whose key it is.
+			if p, ok := m.defs.params[obj]; ok && (dedupeName(p.fn.Name()) || m.atEveryCall(p, depth+1, m.requestArg)) {
+				return partDecides
 			}
+			return partStop
 		case *ast.SelectorExpr:
 			if x, ok := ast.Unparen(e.X).(*ast.Ident); ok && messageName(x.Name) && strings.EqualFold(e.Sel.Name, "id") {
-				found = true
-				return
+				return partDecides
 			}
-			found = requestName(e.Sel.Name)
-		case *ast.BinaryExpr:
-			visit(e.X, depth+1)
-			visit(e.Y, depth+1)
+			if requestName(e.Sel.Name) {
+				return partDecides
+			}
+			return partStop
 		case *ast.CallExpr:
 			fn, _ := typeutil.Callee(info, e).(*types.Func)
-			if fn == nil || fn.Pkg() == nil {
-				return
+			if fn == nil || fn.Pkg() != m.Pass.Pkg {
+				return partWalk
 			}
-			switch path := fn.Pkg().Path(); {
-			case fn.Pkg() == m.Pass.Pkg:
-				if dedupeName(fn.Name()) {
-					found = true
-					return
-				}
-			case path == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"), path == "strconv", path == "strings":
-			default:
-				return
+			// The package's own helper: its name, else what it is given.
+			if dedupeName(fn.Name()) {
+				return partDecides
 			}
-			for _, a := range e.Args {
-				visit(a, depth+1)
-			}
+			return partArgs
 		}
-	}
-	visit(key, depth)
-	return found
+		return partWalk
+	})
 }
 
 // requestName reports whether a name is one request's, event's or

@@ -32,49 +32,38 @@ func (m *Model) runKey(key ast.Expr) bool {
 // id made per dispatch (exec-<task>-<UnixNano>) and handed to the helper
 // that writes task:lock:<exec id>.
 func (m *Model) freshPart(key ast.Expr, depth int) bool {
+	info := m.Pass.TypesInfo
 	tokens := m.Tokens()
-	found := false
-	var visit func(e ast.Expr, depth int)
-	visit = func(e ast.Expr, depth int) {
-		if found || depth > maxDepth {
-			return
-		}
-		switch e := ast.Unparen(e).(type) {
+	return m.keyParts(key, depth, func(e ast.Expr, depth int) partVerdict {
+		switch e := e.(type) {
 		case *ast.Ident:
-			obj := m.Pass.TypesInfo.ObjectOf(e)
-			if def := m.keys.definition(obj); def != nil {
-				visit(def, depth+1)
-			} else if p, ok := m.defs.params[obj]; ok {
-				found = m.freshAtEveryCall(p, depth+1)
-			}
+			obj := info.ObjectOf(e)
 			if m.counterReply(obj) {
-				found = true
+				return partDecides
 			}
-		case *ast.BinaryExpr:
-			visit(e.X, depth+1)
-			visit(e.Y, depth+1)
+			if m.keys.definition(obj) != nil {
+				return partWalk
+			}
+			if p, ok := m.defs.params[obj]; ok && m.freshAtEveryCall(p, depth+1) {
+				return partDecides
+			}
+			return partStop
 		case *ast.CallExpr:
-			if fineClock(m.Pass.TypesInfo, e, m.keys, 0) {
-				found = true
-				return
+			if fineClock(info, e, m.keys, 0) {
+				return partDecides
 			}
-			fn, _ := typeutil.Callee(m.Pass.TypesInfo, e).(*types.Func)
-			if fn == nil || fn.Pkg() == nil {
-				return
+			fn, _ := typeutil.Callee(info, e).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || formats(fn) {
+				return partWalk
 			}
-			switch path := fn.Pkg().Path(); {
-			case path == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"), path == "strconv", path == "strings":
-				for _, a := range e.Args {
-					visit(a, depth+1)
-				}
-			default:
-				st := &tokenState{seen: map[ast.Node]bool{}}
-				found = tokens.expr(e, st, 0).Origin == OriginFresh
+			st := &tokenState{seen: map[ast.Node]bool{}}
+			if tokens.expr(e, st, 0).Origin == OriginFresh {
+				return partDecides
 			}
+			return partStop
 		}
-	}
-	visit(key, depth)
-	return found
+		return partWalk
+	})
 }
 
 // counterReply reports whether obj holds what an INCR or DECR returned,

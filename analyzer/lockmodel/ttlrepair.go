@@ -57,10 +57,7 @@ func (m *Model) noTTLTest(cond ast.Expr) bool {
 func (m *Model) ttlReply(e ast.Expr) bool {
 	info := m.Pass.TypesInfo
 	for range maxDepth {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.TypeAssertExpr:
-			e = x.X
-			continue
+		switch x := unwrapReply(info, e).(type) {
 		case *ast.Ident:
 			obj := info.ObjectOf(x)
 			d, ok := m.defs.only(obj)
@@ -73,10 +70,6 @@ func (m *Model) ttlReply(e ast.Expr) bool {
 			}
 			continue
 		case *ast.CallExpr:
-			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-				e = x.Args[0]
-				continue
-			}
 			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 			if !ok {
 				return false
