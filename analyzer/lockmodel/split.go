@@ -50,7 +50,8 @@ func (m *Model) SplitAcquires() []Pair {
 // EXPIRE is part of the acquisition, done before any work, not a renewal
 // of a lease another holder may have taken since.
 func (m *Model) AcquireTTL(e *Call) bool {
-	if !e.Command.IsExpire() || e.Key() == nil || e.Func == nil {
+	// A helper's EXPIRE (a watchdog's) runs when the helper says.
+	if !e.Command.IsExpire() || e.Via != nil || e.Key() == nil || e.Func == nil {
 		return false
 	}
 	for _, a := range m.Calls {
@@ -65,7 +66,8 @@ func (m *Model) AcquireTTL(e *Call) bool {
 }
 
 // setsLease reports whether e, after acquire a in the same function, sits
-// in an if statement's body below a, inside no loop that a is outside of,
+// in an if statement's body below a, inside no loop that a is outside of
+// and no go statement,
 // and with no work (a call of anything but the standard library, a
 // client's package or a Redis command) between them.
 func (m *Model) setsLease(a, e *Call) bool {
@@ -84,6 +86,8 @@ func (m *Model) setsLease(a, e *Call) bool {
 			if a.Pos() < s.Pos() {
 				loop = true
 			}
+		case *ast.GoStmt:
+			loop = true
 		}
 		return true
 	})

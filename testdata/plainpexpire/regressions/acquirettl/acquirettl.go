@@ -65,3 +65,32 @@ func watch(ctx context.Context, rdb *redis.Client, tok string, done <-chan struc
 		rdb.Expire(ctx, "report:lock", 30*time.Second) // want "EXPIRE of lock key `\"report:lock\"` without an owner check"
 	}
 }
+
+// Must report: right after the win, a goroutine starts renewing through
+// a helper with a plain EXPIRE.
+func hold(ctx context.Context, rdb *redis.Client, key, tok string, stop <-chan struct{}) bool {
+	for {
+		ok, err := rdb.SetNX(ctx, key, tok, 30*time.Second).Result()
+		if err != nil {
+			return false
+		}
+		if ok {
+			go renew(ctx, rdb, key, stop) // want "EXPIRE of lock key `key` without an owner check"
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func renew(ctx context.Context, rdb *redis.Client, key string, stop <-chan struct{}) {
+	t := time.NewTicker(10 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			rdb.Expire(ctx, key, 30*time.Second)
+		}
+	}
+}
