@@ -139,7 +139,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 			return ByPair, why
 		}
 	}
-	if k.famOK && m.siblingTakeDrop(c, k.fam) {
+	if k.famOK && m.siblingTakeDrop(c, key, k.fam) {
 		return ByAcquire, Why{}
 	}
 	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) {

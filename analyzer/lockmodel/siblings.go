@@ -62,7 +62,9 @@ func methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
 // alike from their arguments ("chat:busy:" + chat, s.keyFunc(chat)):
 // Start and Finish of a lock, whatever the key is called, unless the
 // package reads such keys back as data (a cache's Put, Get and Evict).
-func (m *Model) siblingTakeDrop(c *Call, fam string) bool {
+// key is the key of c asked about: a script that takes its first key
+// does not take the others it is given.
+func (m *Model) siblingTakeDrop(c *Call, key ast.Expr, fam string) bool {
 	mf, ok := methodFamilyOf(c, fam)
 	if !ok || m.readFams[mf.family] {
 		return false
@@ -72,7 +74,7 @@ func (m *Model) siblingTakeDrop(c *Call, fam string) bool {
 		return false
 	}
 	others := td.drops
-	if !c.Acquires() {
+	if !c.Acquires() || c.Key() != key {
 		others = td.takes
 	}
 	for d := range others {

@@ -35,6 +35,11 @@ type Call struct {
 	// returned nothing: not reply, reply == nil or false (or ~=). A script
 	// that tests a GET so tells a free key from a held one. -1 when none.
 	AbsentAt int
+	// AbsentExit is, when that first test asks whether the reply is
+	// absent (not reply, reply == false) and the block it guards
+	// returns, the token index where that block ends: past it, the script
+	// runs only when the key is there. 0 otherwise.
+	AbsentExit int
 	// RESP3 is set when the script switched the replies of its calls to
 	// RESP3 before this one (redis.setresp(3), or with a protocol that is
 	// not the constant 2): a null reply is then Lua nil, not false.

@@ -25,7 +25,7 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 				c = byVar[toks[j+1].Text]
 			}
 			if c != nil && c.AbsentAt < 0 {
-				c.AbsentAt = j
+				c.AbsentAt, c.AbsentExit = j, exitIfTrue(toks, j)
 			}
 			continue
 		}
@@ -93,6 +93,9 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 		}
 		if other >= 0 && (isName(toks[other], "nil") || isName(toks[other], "false")) && c.AbsentAt < 0 {
 			c.AbsentAt = j
+			if toks[j].Text == "==" && !not {
+				c.AbsentExit = exitIfTrue(toks, j)
+			}
 		}
 		if c.CheckedAt >= 0 {
 			continue
@@ -101,6 +104,47 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 			c.CheckedAt = j
 		}
 	}
+}
+
+// exitIfTrue returns, when the test at toks[j] is in an if condition
+// whose then-block returns, the index of the token that ends that block
+// (its end, else or elseif); 0 otherwise.
+func exitIfTrue(toks []Token, j int) int {
+	k := j + 1
+	for ; k < len(toks) && !isName(toks[k], "then"); k++ {
+		if isName(toks[k], "end") || isName(toks[k], "do") || isName(toks[k], "return") {
+			return 0
+		}
+	}
+	depth, returns := 0, false
+	for k++; k < len(toks); k++ {
+		if toks[k].Kind != nameTok {
+			continue
+		}
+		switch toks[k].Text {
+		case "if", "for", "while", "function":
+			depth++
+		case "end":
+			if depth == 0 {
+				return exitAt(returns, k)
+			}
+			depth--
+		case "else", "elseif":
+			if depth == 0 {
+				return exitAt(returns, k)
+			}
+		case "return":
+			returns = returns || depth == 0
+		}
+	}
+	return 0
+}
+
+func exitAt(returns bool, k int) int {
+	if returns {
+		return k
+	}
+	return 0
 }
 
 // testsFalse reports whether the condition around the comparison at op

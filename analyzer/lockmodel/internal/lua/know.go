@@ -119,7 +119,9 @@ func absentBefore(calls []*Call, a *Call) bool {
 		return false
 	}
 	for _, b := range calls {
-		if b.Command == "GET" && b.Key() == k && b.AbsentAt >= 0 && b.AbsentAt < a.At {
+		// A script that returns when the key is absent sets it only
+		// when it is there: an update, not a take.
+		if b.Command == "GET" && b.Key() == k && b.AbsentAt >= 0 && b.AbsentAt < a.At && !(b.AbsentExit > 0 && a.At > b.AbsentExit) {
 			return true
 		}
 	}

@@ -162,6 +162,13 @@ func TestLuaAcquiresAfterAbsentGet(t *testing.T) {
 		{`local v = redis.call('GET', KEYS[1]) if v ~= nil and v ~= false then return 0 end redis.call('SET', KEYS[1], ARGV[1])`, []bool{false, true}},
 		{`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end return 0`, []bool{false, false}},
 		{`local v = redis.call('GET', KEYS[2]) if not v then redis.call('SET', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+		// Absent, the script returns: it sets the key only when it is
+		// there (an update of a record), which takes nothing.
+		{`local v = redis.call('GET', KEYS[1]) if not v then local n = redis.call('GET', KEYS[2]) return {-1, n} end redis.call('SET', KEYS[1], 'failed')`, []bool{false, false, false}},
+		{`local v = redis.call('GET', KEYS[1]) if v == false then return 0 end redis.call('SETEX', KEYS[1], ARGV[2], ARGV[1])`, []bool{false, false}},
+		{`local v = redis.call('GET', KEYS[1]) if not v then return 0 else redis.call('SET', KEYS[1], ARGV[1]) end`, []bool{false, false}},
+		{`local v = redis.call('GET', KEYS[1]) if not v then redis.call('SET', KEYS[1], ARGV[1]) return 1 end return 0`, []bool{false, true}},
+		{`local v = redis.call('GET', KEYS[1]) if not v then for i = 1, 2 do if i == 3 then return 9 end end end redis.call('SET', KEYS[1], ARGV[1])`, []bool{false, true}},
 		{`redis.call('SET', KEYS[1], ARGV[1]) local v = redis.call('GET', KEYS[1]) if not v then return 0 end`, []bool{false, false}},
 	}
 	checkAcquires(t, cases)
