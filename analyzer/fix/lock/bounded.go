@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 var inFlight atomic.Int64
@@ -32,7 +33,7 @@ func bounded[T any](wait context.Context, direct bool, op func() (T, error), lat
 		return v, err, false
 	}
 	b := &boundedOp[T]{op: op, late: late, done: make(chan struct{})}
-	go b.run()
+	start(b)
 	select {
 	case <-b.done:
 		return b.v, b.err, false
@@ -77,5 +78,53 @@ func (b *boundedOp[T]) run() {
 			b.late(v, err)
 		}
 		inFlight.Add(-1)
+	}
+}
+
+// Ops run on kept goroutines. A new goroutine starts on a small stack
+// that a client's call path outgrows, and copying it to a larger one on
+// every command cost more CPU than the rest of a loopback round trip; a
+// kept goroutine has grown its stack once. A worker left idle for
+// idleWorker exits.
+const idleWorker = 5 * time.Second
+
+// idleWorkerTest, when not zero, replaces idleWorker (in nanoseconds), so
+// that a test need not wait 5 s for a worker to exit.
+var idleWorkerTest atomic.Int64
+
+func idleTime() time.Duration {
+	if d := idleWorkerTest.Load(); d != 0 {
+		return time.Duration(d)
+	}
+	return idleWorker
+}
+
+// runner is an op bounded hands to a worker.
+type runner interface{ run() }
+
+// handOff gives an op to a worker waiting for one.
+var handOff = make(chan runner)
+
+// start runs r on an idle worker, or on a new one when none is idle.
+func start(r runner) {
+	select {
+	case handOff <- r:
+	default:
+		go worker(r)
+	}
+}
+
+func worker(r runner) {
+	t := time.NewTimer(idleTime())
+	defer t.Stop()
+	for {
+		r.run()
+		r = nil
+		t.Reset(idleTime())
+		select {
+		case r = <-handOff:
+		case <-t.C:
+			return
+		}
 	}
 }
