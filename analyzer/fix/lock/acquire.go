@@ -568,7 +568,6 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			check = true
 		}
 		if check {
-			next = time.Time{}
 			attempts++
 			entry := wq.entryID()
 			start := time.Now()
