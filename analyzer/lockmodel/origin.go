@@ -45,6 +45,10 @@ type TokenOrigin struct {
 	// UUID made by a constructor or at start-up): unique to the process
 	// or instance that keeps it, and shared by all its acquisitions.
 	Drawn bool
+	// Instance is set on a value that joins the host name with a clock
+	// reading: made once, at a process's start, it names that process
+	// (host-<start time>), as a drawn value does.
+	Instance bool
 }
 
 // origin is a value of origin o whose source is of kind k, named name.
@@ -158,6 +162,13 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 	if unknown && best.Origin < OriginClock {
 		return TokenOrigin{}
 	}
+	host, clock, instance := false, false, false
+	for _, p := range parts {
+		host = host || p.Origin == OriginProcess && p.Trail.Source.Kind == SourceFunc && p.Trail.Source.Name == "os.Hostname"
+		clock = clock || p.Origin == OriginClock
+		instance = instance || p.Instance
+	}
+	best.Instance = best.Origin == OriginClock && (instance || host && clock)
 	return best
 }
 

@@ -292,11 +292,17 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		srcs = append(srcs, t.expr(s.val, inner, depth+1))
 	}
 	src := alt(srcs)
-	if src.Origin.Weak() || st.handle {
+	// A host name and a start time, stored where the struct is made, name
+	// the instance: read on as a drawn value when only constructors store it.
+	instance := src.Instance
+	if !instance && (src.Origin.Weak() || st.handle) {
 		if src.Origin.Weak() {
 			src.Trail = src.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 		}
 		return src
+	}
+	if instance {
+		src.Trail = src.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 	}
 	owner := namedOf(sel.Recv())
 	if owner == nil {
@@ -313,7 +319,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	}
 	once := origin(OriginOnce, SourceSetOnce, ctor.Name.Name, ctor.Name)
 	once.Trail = once.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
-	once.Drawn = src.Origin == OriginFresh
+	once.Drawn = src.Origin == OriginFresh || instance
 	return once
 }
 
