@@ -77,7 +77,14 @@ func (m *Model) uncheckedFamilyOf(key keyRef, renewals bool) bool {
 			continue
 		}
 		switch o.Command {
-		case CmdEval, CmdDelEx:
+		case CmdEval:
+			// A script whose text is read compares the key's value only
+			// if it reads the key and tests the reply against a value.
+			inFam := func(k ast.Expr) bool { f, ok := m.counterFamily(k); return ok && f == fam }
+			if checks, known := m.scriptCompares(o, inFam); checks || !known || renewals && m.scriptExtends(o, inFam) {
+				return false
+			}
+		case CmdDelEx:
 			return false
 		case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
 			if renewals {

@@ -80,19 +80,44 @@ func (m *Model) valueChecked(c *Call) bool {
 		switch {
 		case o == c:
 		case o.Command == CmdEval:
-			text, ok := m.ScriptText(o)
-			if !ok {
-				continue
-			}
-			for _, g := range LuaCalls(text.Text) {
-				if j := g.Key(); g.ReadsOwner() && g.CheckedAt >= 0 && j > 0 && j <= len(o.Keys) && same(o.Keys[j-1]) {
-					return true
-				}
+			if checks, known := m.scriptCompares(o, same); known && checks {
+				return true
 			}
 		case o.Flags&FlagIFEQ != 0:
 			if o.Key() != nil && same(o.Key()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// scriptCompares reports whether o, an EVAL, reads a key it is given
+// that same accepts and compares the reply with a value that can be an
+// owner's; known is false when the script's text cannot be read.
+func (m *Model) scriptCompares(o *Call, same func(ast.Expr) bool) (checks, known bool) {
+	text, ok := m.ScriptText(o)
+	if !ok {
+		return false, false
+	}
+	for _, g := range LuaCalls(text.Text) {
+		if j := g.Key(); g.ReadsOwner() && g.CheckedAt >= 0 && j > 0 && j <= len(o.Keys) && same(o.Keys[j-1]) {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// scriptExtends reports whether o, an EVAL whose text is read, sets the
+// TTL of a key it is given that same accepts.
+func (m *Model) scriptExtends(o *Call, same func(ast.Expr) bool) bool {
+	text, ok := m.ScriptText(o)
+	if !ok {
+		return false
+	}
+	for _, g := range LuaCalls(text.Text) {
+		if j := g.Key(); g.Extends() && j > 0 && j <= len(o.Keys) && same(o.Keys[j-1]) {
+			return true
 		}
 	}
 	return false

@@ -41,8 +41,12 @@
 //
 // Keys that are not locks (caches, sessions) are left alone, as are
 // releases through a Lua script, DELEX with IFEQ, a GET-compare-DEL queued
-// in the transaction of a WATCH on the key, and cleanup in _test.go files
-// (set -tests to check those too).
+// in the transaction of a WATCH on the key, a delete in a function named
+// for forcing a release (ForceRelease beside an owner-checked Release,
+// which deletes whoever holds the key by design), the release of a lock
+// that every acquire takes with no TTL and nothing gives one (no lease can
+// lapse, so no later holder can be deleted; setnxexpire reports the
+// acquire), and cleanup in _test.go files (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the DEL (the value
 // of a SETNX / SET NX of the same key in the same function, or in a method

@@ -36,11 +36,11 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, c := range m.Calls {
-		if !c.Command.IsDelete() || (!tests && m.IsTestFile(c)) {
+		if !c.Command.IsDelete() || (!tests && m.IsTestFile(c)) || m.Forced(c) {
 			continue
 		}
 		for _, k := range c.Keys {
-			if m.Watches(c, k) || m.UndoOnFailure(c, k) {
+			if m.Watches(c, k) || m.UndoOnFailure(c, k) || m.NoLease(c, k) {
 				continue
 			}
 			if !m.IsLockKey(c, k) {

@@ -6,6 +6,7 @@ package generated
 
 import (
 	"context"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -13,4 +14,12 @@ import (
 func Lock(ctx context.Context, rdb *redis.Client) {
 	rdb.SetNX(ctx, "lock:gen", "t", 0) // want "lock key `\"lock:gen\"` acquired with no expiry" "lock key `\"lock:gen\"` acquired with a non-unique token \\(the constant `\"t\"`\\)" "result of SETNX discarded"
 	rdb.Del(ctx, "lock:gen")           // want "DEL of lock key `\"lock:gen\"` without an owner check"
+}
+
+func Lease(ctx context.Context, rdb *redis.Client, token string) error {
+	ok, err := rdb.SetNX(ctx, "lock:lease", token, 10*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	return rdb.Del(ctx, "lock:lease").Err() // want "DEL of lock key `\"lock:lease\"` without an owner check"
 }

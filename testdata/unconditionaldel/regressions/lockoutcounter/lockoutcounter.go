@@ -79,6 +79,6 @@ func ResetRefusals(ctx context.Context, rdb *redis.Client, ip string) {
 	rdb.Del(ctx, key("refusals", ip))
 }
 
-func ForceUnlock(ctx context.Context, rdb *redis.Client, job string) {
+func UnlockJob(ctx context.Context, rdb *redis.Client, job string) {
 	rdb.Del(ctx, key("job", job)) // want "DEL of lock key `key\\(\"job\", job\\)` without an owner check"
 }
