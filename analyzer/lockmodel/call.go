@@ -47,6 +47,10 @@ type Call struct {
 	Script ast.Expr
 	// Args are a script's ARGV values, when the call lists them.
 	Args []ast.Expr
+	// KeysArg and ArgsArg are an EVAL's KEYS and ARGV arguments as
+	// written (a slice, a parameter), which a wrapper may take from its
+	// caller; nil when the client's API has none.
+	KeysArg, ArgsArg ast.Expr
 	// ScriptValue is the literal a script's acquire stores instead of an
 	// ARGV (SET KEYS[1] 1 NX), as the script writes it; "" otherwise.
 	ScriptValue string

@@ -132,7 +132,8 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 			c.Keys = b.spreadKeys(k)
 		}
 	case CmdEval:
-		c.Keys = b.evalKeys(arg(call, ps, "keys"))
+		c.KeysArg, c.ArgsArg = arg(call, ps, "keys"), arg(call, ps, "args")
+		c.Keys = b.evalKeys(c.KeysArg)
 		c.Args = b.flatArgs(variadic(call, ps, "args"))
 		c.Script = arg(call, ps, "script")
 		if c.Script == nil {

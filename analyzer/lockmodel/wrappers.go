@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Services rarely call the client directly: they call their own
@@ -31,6 +33,14 @@ type Forwarder struct {
 	// it stands for the command only for what the caller supplies, the
 	// token and the TTL.
 	Judged bool
+	// Script and Args are, for an EVAL, the parameter indices of the
+	// script text and of the script arguments spread into it (args...);
+	// -1 when the function fixes them. ScriptByName is true when the
+	// parameter names the script in a map of the function's package
+	// (scripts[name]), which only that package can read: scripts.
+	Script, Args int
+	ScriptByName bool
+	scripts      *types.Var
 }
 
 func (*Forwarder) AFact() {}
@@ -39,11 +49,12 @@ func (f *Forwarder) String() string {
 	return fmt.Sprintf("forwards %s key=%d value=%d ttl=%d", f.Command, f.Key, f.Value, f.TTL)
 }
 
-// forwardable are the commands a wrapper call stands for. Scripts are not:
-// their text stays in the wrapper.
+// forwardable are the commands a wrapper call stands for. A script is
+// only when its text comes from the caller (scriptForward): a text fixed
+// in the wrapper stays there.
 func forwardable(c Command) bool {
 	switch c {
-	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr, CmdDecr:
+	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr, CmdDecr, CmdEval:
 		return true
 	}
 	return false
@@ -160,7 +171,13 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		module = m.Pass.Pkg.Path()
 	}
 	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: module,
-		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL)}
+		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL), Script: -1, Args: -1}
+	if c.Command == CmdEval {
+		if !m.scriptForward(c, f, sig, param) {
+			return nil
+		}
+		return f
+	}
 	if c.Command == CmdSet && c.Flags&FlagNX != 0 && f.TTL >= 0 {
 		// SET NX PX with the TTL from a parameter: the caller may pass 0.
 		f.Command = CmdSetNX
@@ -188,6 +205,94 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 	return f
 }
 
+// scriptForward fills f for an EVAL that runs the script its caller
+// names (a service's Scripter.Run(ctx, name, keys, args...)): the text
+// is a parameter, or a map literal of the package indexed by one; the
+// KEYS slice is a parameter; the arguments are none, or the variadic
+// parameter spread. A text or keys fixed in the function are judged
+// where they are written.
+func (m *Model) scriptForward(c *Call, f *Forwarder, sig *types.Signature, param func(ast.Expr) int) bool {
+	if c.Script == nil || c.KeysArg == nil || len(c.Keys) > 0 {
+		return false
+	}
+	if f.Key = param(c.KeysArg); f.Key < 0 {
+		return false
+	}
+	if f.Script = param(c.Script); f.Script < 0 {
+		ix, ok := ast.Unparen(c.Script).(*ast.IndexExpr)
+		if !ok {
+			return false
+		}
+		if f.Script = param(ix.Index); f.Script < 0 {
+			return false
+		}
+		if f.scripts = m.scriptMap(ix.X); f.scripts == nil {
+			return false
+		}
+		f.ScriptByName = true
+	}
+	last := sig.Params().Len() - 1
+	switch {
+	case c.ArgsArg == nil:
+	case c.Expr.Ellipsis.IsValid() && sig.Variadic() && param(c.ArgsArg) == last:
+		f.Args = last
+	default:
+		return false
+	}
+	return f.Key != last && f.Script != last
+}
+
+// scriptMap returns the package-level map of constant strings e names
+// (var scripts = map[string]string{"unlock": `...`}) when nothing else
+// writes it: a script's name then decides its text.
+func (m *Model) scriptMap(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || len(m.defs.elems[v]) > 0 {
+		return nil
+	}
+	if mt, ok := v.Type().Underlying().(*types.Map); !ok || !typesx.IsString(mt.Key()) {
+		return nil
+	}
+	lit, ok := ast.Unparen(m.keys.single(v)).(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return nil
+		}
+		if _, ok := constStringOf(m.Pass.TypesInfo, kv.Key); !ok {
+			return nil
+		}
+	}
+	return v
+}
+
+// namedScript returns the text a call names in the map of a ScriptByName
+// forwarder: the value of the entry whose key is the constant name.
+func (m *Model) namedScript(v *types.Var, name ast.Expr) ast.Expr {
+	want, ok := constStringOf(m.Pass.TypesInfo, name)
+	if !ok {
+		return nil
+	}
+	lit, _ := ast.Unparen(m.keys.single(v)).(*ast.CompositeLit)
+	if lit == nil {
+		return nil
+	}
+	for _, el := range lit.Elts {
+		kv := el.(*ast.KeyValueExpr)
+		if k, _ := constStringOf(m.Pass.TypesInfo, kv.Key); k == want {
+			return kv.Value
+		}
+	}
+	return nil
+}
+
 // Forwards reports whether fn is a function of this package that forwards
 // its parameters to a command whose value, if it has one, is the caller's:
 // its callers are then where the command's findings belong.
@@ -206,6 +311,9 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 	}
 	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
 		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
+	if f.Command == CmdEval {
+		return b.forwardedScript(call, f, c, argAt)
+	}
 	if f.Keys {
 		if f.Key >= len(call.Args) {
 			return nil
@@ -229,6 +337,32 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 	} else {
 		// A missing TTL of a judged forwarder is reported in its body.
 		c.NoTTL = f.NoTTL && !f.Judged
+	}
+	return c
+}
+
+// forwardedScript fills c, the EVAL a call of a script forwarder stands
+// for, with the caller's script, keys and arguments.
+func (b *builder) forwardedScript(call *ast.CallExpr, f *Forwarder, c *Call, argAt func(int) ast.Expr) *Call {
+	keys := argAt(f.Key)
+	if keys == nil {
+		return nil
+	}
+	c.Keys = b.evalKeys(keys)
+	c.Script = argAt(f.Script)
+	if f.ScriptByName {
+		name := c.Script
+		c.Script = nil
+		if f.scripts != nil && name != nil {
+			c.Script = b.m.namedScript(f.scripts, name)
+		}
+	}
+	if f.Args >= 0 && f.Args < len(call.Args) {
+		if call.Ellipsis.IsValid() {
+			c.Args = sliceElems(call.Args[f.Args])
+		} else {
+			c.Args = call.Args[f.Args:]
+		}
 	}
 	return c
 }
@@ -263,6 +397,9 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 	}
 	var f Forwarder
 	if b.pass.ImportObjectFact(fn.Origin(), &f) {
+		// Another package's script map is not this package's to read,
+		// whichever driver carried the fact.
+		f.scripts = nil
 		return b.forwarded(call, fn, &f)
 	}
 	return nil
