@@ -53,11 +53,6 @@ func (m *Model) claimKept(d *Call, key ast.Expr) bool {
 	if take == nil || take.Stmt == nil || m.passesKey(d.Decl, d.Expr, m.KeyID(key)) {
 		return false
 	}
-	for _, o := range dels {
-		if !m.onFailure(o) {
-			return false
-		}
-	}
 	w := &keptWalk{info: m.Pass.TypesInfo, take: take, dels: dels}
 	if as, ok := take.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
 		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
@@ -65,7 +60,79 @@ func (m *Model) claimKept(d *Call, key ast.Expr) bool {
 		}
 	}
 	rest, ok := w.after(body)
-	return ok && w.keeps(rest, true)
+	if !ok {
+		return false
+	}
+	for _, o := range dels {
+		if w.onTakeFailure(o) || !m.onFailure(o) && !w.givesUp(o, rest) {
+			return false
+		}
+	}
+	return w.keeps(rest, true)
+}
+
+// onTakeFailure reports whether o sits in the branch of an if on the
+// take's reply that runs when the take failed: there the key is
+// another's, and deleting it is no undo.
+func (w *keptWalk) onTakeFailure(o *Call) bool {
+	if o.File == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(o.File, o.Pos(), o.End())
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.IfStmt:
+			if i == 0 || !w.mentions(n.Cond) {
+				continue
+			}
+			pos, known := w.polarity(n.Cond)
+			if known && path[i-1] == n.Body {
+				return !pos
+			}
+			if known && path[i-1] == n.Else {
+				return pos
+			}
+		}
+	}
+	return false
+}
+
+// givesUp reports whether o, a delete of the key, sits innermost in an
+// if that the take's success reaches (an if of rest), on a condition of
+// the work rather than of the take (no items to check out), whose body
+// ends in a return: the work cannot go on, and the taker gives its own
+// fresh claim back before it leaves. A delete on the take's own failure
+// (!ok) would remove another's key, and is not this.
+func (w *keptWalk) givesUp(o *Call, rest []ast.Stmt) bool {
+	if o.File == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(o.File, o.Pos(), o.End())
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl, *ast.CaseClause, *ast.CommClause:
+			return false
+		case *ast.IfStmt:
+			if i == 0 || path[i-1] == n.Cond || path[i-1] == n.Init {
+				continue
+			}
+			if path[i-1] != n.Body || len(n.Body.List) == 0 || w.mentions(n.Cond) {
+				return false
+			}
+			if _, ret := n.Body.List[len(n.Body.List)-1].(*ast.ReturnStmt); !ret {
+				return false
+			}
+			for _, s := range rest {
+				if contains(s, n) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // keptWalk follows the statements after a take, looking for a path to
