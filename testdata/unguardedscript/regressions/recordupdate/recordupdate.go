@@ -75,7 +75,6 @@ return 1`
 
 const drop = `return redis.call('DEL', KEYS[1])` // want "DEL of KEYS\\[1\\]"
 
-
 // Must report: taken when free, deleted after the work with no owner
 // check.
 func (s *Store) Run(ctx context.Context, job, token string, work func()) error {
