@@ -77,8 +77,10 @@ func (k *keyIndex) names(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool
 			return false
 		}
 		if sel.Kind() == types.FieldVal {
-			// type RedisLock struct{ key string }: the key of a lock.
-			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) {
+			// type RedisLock struct{ key string }: the key of a lock. A
+			// type that keeps several keys (a semaphore's queue, its
+			// init lock, its hash of holders) does not say which.
+			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) && k.soleKeyField(sel.Recv(), sel.Obj()) {
 				return true
 			}
 			for _, v := range k.m.defs.fieldValues(sel.Obj()) {
@@ -149,4 +151,27 @@ func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(a
 		ret, ok := n.(*ast.ReturnStmt)
 		return ok && slices.ContainsFunc(ret.Results, match), false
 	})
+}
+
+// soleKeyField reports whether field is the only field of recv's type
+// that a command of the package uses as a key, whole: only then does the
+// type's name say what that key is.
+func (k *keyIndex) soleKeyField(recv types.Type, field types.Object) bool {
+	n := namedOf(recv)
+	if n == nil {
+		return true
+	}
+	info := k.m.Pass.TypesInfo
+	for _, c := range k.m.Calls {
+		for _, key := range c.Keys {
+			sel, ok := ast.Unparen(key).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && s.Obj() != field && namedOf(s.Recv()) == n {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -21,7 +21,7 @@ import (
 // throttle key built from the caller's arguments), count: a key that comes in from outside may be released where it came
 // from.
 func (m *Model) Marker(c *Call) bool {
-	if m.unreleasedEntry(c) {
+	if m.unreleasedEntry(c) || m.onlyTakenField(c) {
 		return true
 	}
 	key := c.Key()
@@ -358,6 +358,65 @@ func (m *Model) wholeKey(k ast.Expr) bool {
 			return true
 		}
 		return false
+	}
+	return true
+}
+
+// onlyTakenField reports whether c takes a key held in a field of its
+// receiver that the package uses for nothing else: every read of the
+// field is the key of a SET NX or SETNX (an init marker, SET <ns>_lock NX, that
+// Init takes once and nothing gives back). The field's type's methods
+// are all here, and none releases, renews, reads or passes on that key:
+// the value guards nothing, and a missing TTL is the marker's design.
+func (m *Model) onlyTakenField(c *Call) bool {
+	if !c.Acquires() || c.Via != nil || c.Decl == nil || c.Decl.Recv == nil {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	sel, ok := ast.Unparen(c.Key()).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return false
+	}
+	field := s.Obj()
+	takes := map[*ast.Ident]bool{}
+	for _, o := range m.Calls {
+		// A script's take may compare the value first (a re-entrant
+		// acquire): only SET NX and SETNX take without reading.
+		if !o.Acquires() || o.Via != nil || o.Command == CmdEval {
+			continue
+		}
+		for _, k := range o.Keys {
+			if ks, ok := ast.Unparen(k).(*ast.SelectorExpr); ok {
+				takes[ks.Sel] = true
+			}
+		}
+	}
+	stores := map[*ast.Ident]bool{}
+	for _, f := range m.Pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok {
+					stores[id] = true
+				}
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if ls, ok := ast.Unparen(l).(*ast.SelectorExpr); ok {
+						stores[ls.Sel] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	for id, obj := range info.Uses {
+		if obj == field && !takes[id] && !stores[id] {
+			return false
+		}
 	}
 	return true
 }

@@ -73,6 +73,10 @@
 // the fields of the struct holding the token (l.key, "lock:"+l.name, or a
 // getter l.Key()) makes that struct a handle for one lock, usually made
 // per acquisition, and a token set in its constructor stays silent.
+// An acquire of a key that nothing in the package releases, renews or
+// reads back stays silent too: a once-per-period marker, or an init
+// marker held in a field of a type whose methods only ever take it. No
+// owner check reads its value, so there is nothing a token protects.
 // Acquires in _test.go files, which store fixed values on purpose, are
 // checked only with -tests.
 //
