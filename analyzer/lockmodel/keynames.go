@@ -117,7 +117,7 @@ func (k *keyIndex) namesCall(e *ast.CallExpr, w *Words, depth int, seen map[ast.
 	}
 	if f, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
 		if sel := info.Selections[f]; sel != nil {
-			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) {
+			if n := nameOf(sel.Recv()); n != "" && w.MatchText(n) && k.soleKeyField(sel.Recv(), sel.Obj()) {
 				return true
 			}
 		}
@@ -153,10 +153,11 @@ func (k *keyIndex) returns(fn types.Object, seen map[ast.Node]bool, match func(a
 	})
 }
 
-// soleKeyField reports whether field is the only field of recv's type
-// that a command of the package uses as a key, whole: only then does the
-// type's name say what that key is.
-func (k *keyIndex) soleKeyField(recv types.Type, field types.Object) bool {
+// soleKeyField reports whether member, a field or a method of recv's
+// type, is the only one that a command of the package uses as a key,
+// whole (s.key, s.name()): only then does the type's name say what that
+// key is.
+func (k *keyIndex) soleKeyField(recv types.Type, member types.Object) bool {
 	n := namedOf(recv)
 	if n == nil {
 		return true
@@ -164,11 +165,15 @@ func (k *keyIndex) soleKeyField(recv types.Type, field types.Object) bool {
 	info := k.m.Pass.TypesInfo
 	for _, c := range k.m.Calls {
 		for _, key := range c.Keys {
-			sel, ok := ast.Unparen(key).(*ast.SelectorExpr)
+			key = ast.Unparen(key)
+			if call, ok := key.(*ast.CallExpr); ok && len(call.Args) == 0 {
+				key = ast.Unparen(call.Fun)
+			}
+			sel, ok := key.(*ast.SelectorExpr)
 			if !ok {
 				continue
 			}
-			if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && s.Obj() != field && namedOf(s.Recv()) == n {
+			if s := info.Selections[sel]; s != nil && s.Kind() != types.MethodExpr && s.Obj() != member && namedOf(s.Recv()) == n {
 				return false
 			}
 		}

@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"github.com/locklint/locklint/internal/typesx"
 )
@@ -31,26 +32,46 @@ func (c *Call) ReleasesOrChecks() bool {
 
 // HolderRecord reports whether c, a plain SET, writes a record of who
 // holds a lock beside it: its function acquired another key before it
-// (the lock), and nothing in the package takes c's key with NX. Only the
-// holder writes it, after winning, so overwriting it is the point; it is
-// neither an acquire without NX nor a renewal.
+// (the lock), or every call of its function in the package comes after
+// an acquire in the caller (init takes the semaphore's name, then create
+// writes its version), and nothing in the package takes c's key with NX.
+// Only the holder writes it, after winning, so overwriting it is the
+// point; it is neither an acquire without NX nor a renewal.
 func (m *Model) HolderRecord(c *Call) bool {
 	k := c.Key()
 	if !c.Overwrites() || k == nil || c.Decl == nil {
 		return false
 	}
 	id := m.KeyID(k)
-	held := false
 	for _, o := range m.Calls {
-		if !o.Acquires() || o.Key() == nil {
-			continue
-		}
-		if m.KeyID(o.Key()) == id {
+		if o.Acquires() && o.Key() != nil && m.KeyID(o.Key()) == id {
 			return false
 		}
-		held = held || o.Decl == c.Decl && o.Pos() < c.Pos()
 	}
-	return held
+	if m.acquiredBefore(c.Decl, c.Pos()) {
+		return true
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+	sites := m.defs.calls[fn]
+	if fn == nil || len(sites) == 0 {
+		return false
+	}
+	for _, s := range sites {
+		if s.fn == nil || !m.acquiredBefore(s.fn, s.call.Pos()) {
+			return false
+		}
+	}
+	return true
+}
+
+// acquiredBefore reports whether d acquires a key before pos.
+func (m *Model) acquiredBefore(d *ast.FuncDecl, pos token.Pos) bool {
+	for _, o := range m.Calls {
+		if o.Acquires() && o.Key() != nil && o.Decl == d && o.Pos() < pos {
+			return true
+		}
+	}
+	return false
 }
 
 // compareModes are the conditions of SET and DELEX that compare the

@@ -53,3 +53,23 @@ func (s *Semaphore2) Acquire(ctx context.Context, token string) (bool, error) {
 func (s *Semaphore2) Release(ctx context.Context) error {
 	return s.rdb.Del(ctx, s.key).Err() // want "DEL of lock key `s.key` without an owner check"
 }
+
+// Semaphore3 is Semaphore with its keys behind getters: the same.
+type Semaphore3 struct {
+	rdb *redis.Client
+	ns  string
+}
+
+func (s *Semaphore3) queueKey() string { return s.ns + "_queue" }
+func (s *Semaphore3) initKey() string  { return s.ns + "_init" }
+
+func (s *Semaphore3) Reset(ctx context.Context, permits ...any) error {
+	if err := s.rdb.Del(ctx, s.queueKey()).Err(); err != nil {
+		return err
+	}
+	return s.rdb.RPush(ctx, s.queueKey(), permits...).Err()
+}
+
+func (s *Semaphore3) Started(ctx context.Context) (bool, error) {
+	return s.rdb.SetNX(ctx, s.initKey(), 1, time.Hour).Result()
+}
