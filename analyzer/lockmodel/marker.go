@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -91,8 +92,9 @@ func (m *Model) Marker(c *Call) bool {
 			continue
 		}
 		// A delete that only undoes the take when the work failed leaves
-		// the marker in place after every run that succeeded.
-		if o.Command.IsDelete() && o.Via == nil && m.UndoOnFailure(o, touched) {
+		// the marker in place after every run that succeeded; an EXPIRE
+		// that re-arms it keeps it.
+		if o.Command.IsDelete() && o.Via == nil && m.UndoOnFailure(o, touched) || m.Rearmed(o) {
 			continue
 		}
 		if o.ReleasesOrChecks() || o.Acquires() || o.Via != nil {
@@ -419,4 +421,74 @@ func (m *Model) onlyTakenField(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// Rearmed reports whether c, an EXPIRE, sets again the TTL of a key that
+// is kept, not given back: c's function says it ends the holding
+// (ReleaseLock, Done), nothing in the package deletes the key (no DEL,
+// DELEX or script on it), some acquire of the package takes it with a
+// TTL, and no EXPIRE of it runs in a loop or a goroutine. A job's
+// processing marker kept for redeliveries after the job is done is
+// re-armed, not renewed for a holder still at work; a Refresh or Extend
+// method is a renewal, whoever calls it.
+func (m *Model) Rearmed(c *Call) bool {
+	k := c.Key()
+	if !c.Command.IsExpire() || k == nil || c.Via != nil || c.Decl == nil || !endsHolding(c.Decl.Name.Name) {
+		return false
+	}
+	id := m.KeyID(k)
+	fam, famOK := m.counterFamily(k)
+	same := func(o ast.Expr) bool {
+		if m.KeyID(o) == id {
+			return true
+		}
+		f, ok := m.counterFamily(o)
+		return famOK && ok && f == fam
+	}
+	taken := false
+	for _, o := range m.Calls {
+		for _, ok := range o.Keys {
+			if !same(ok) {
+				continue
+			}
+			switch {
+			case o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval || o.Via != nil:
+				return false
+			case o.Command.IsExpire() && m.repeats(o):
+				return false
+			case o.Acquires():
+				taken = taken || !o.NoTTL
+			}
+		}
+	}
+	return taken
+}
+
+// repeats reports whether c runs in a loop of its function or in a
+// function literal (a goroutine, a timer's callback): a watchdog's
+// renewal, not a one-time re-arm.
+func (m *Model) repeats(c *Call) bool {
+	if c.Func != c.Decl || c.Decl == nil || c.File == nil {
+		return true
+	}
+	path, _ := astutil.PathEnclosingInterval(c.File, c.Pos(), c.End())
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}
+
+// endWords name a function that ends a holding rather than extends it.
+var endWords = map[string]bool{"release": true, "unlock": true, "done": true, "finish": true, "complete": true}
+
+func endsHolding(name string) bool {
+	for _, w := range splitWords(name) {
+		if endWords[w] {
+			return true
+		}
+	}
+	return false
 }

@@ -57,9 +57,15 @@
 // EXPIRE that setnxexpire already reports as the second half of
 // SETNX-then-EXPIRE, an EXPIRE that runs only when a TTL read found the
 // key with none (ttl == -1: a waiter bounding a key whose holder died
-// between its SETNX and its EXPIRE, which cuts no holder's lease), and
-// writes in _test.go files, which often set up a
-// lock held by someone else (set -tests to check those too).
+// between its SETNX and its EXPIRE, which cuts no holder's lease), an
+// EXPIRE in a function that ends the holding (ReleaseLock, Done) of a key
+// that nothing in the package deletes and no loop renews (a processing
+// marker kept for redeliveries after the job is done), a plain SET that
+// only a holder of another key makes (in the function that acquired it,
+// or one that every caller reaches only after an acquire: a record of
+// who holds it, or a version written beside it), and writes in _test.go
+// files, which often set up a lock held by someone else (set -tests to
+// check those too).
 //
 // When the token the lock was acquired with is known at the renewal (the
 // value of a SETNX / SET NX of the same key in the same function, or in a
