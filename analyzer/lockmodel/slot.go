@@ -338,5 +338,23 @@ func (m *Model) AnyClient(c *Call) bool {
 		return false
 	}
 	t := m.Pass.TypesInfo.TypeOf(c.Recv)
-	return goRedisTypeName(t) != "" && types.IsInterface(t)
+	if goRedisTypeName(t) != "" && types.IsInterface(t) {
+		return true
+	}
+	// A struct of the package that embeds one (type Client struct{
+	// redis.UniversalClient }): the method is the interface's.
+	sel, ok := ast.Unparen(c.Expr.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := m.Pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || len(s.Index()) < 2 {
+		return false
+	}
+	fn, _ := s.Obj().(*types.Func)
+	if fn == nil {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && types.IsInterface(recv.Type()) && fn.Pkg() != nil && clientPaths[fn.Pkg().Path()] == GoRedis
 }
