@@ -42,7 +42,8 @@
 // it by adding text with no hash tag (key + ":lock-intent",
 // "channel:" + key): those share a slot only if every caller braces its
 // key. Such a pair is reported on a Cluster client, and on a go-redis
-// client interface (Cmdable, Scripter), which a Cluster client satisfies.
+// client interface (Cmdable, Scripter), which a Cluster client satisfies,
+// called directly or through a struct of the package that embeds it.
 //
 // The call is reported when its client may be a Cluster client (go-redis
 // *ClusterClient, UniversalClient, and Ring, which sends a script to the
