@@ -103,8 +103,17 @@ func reachesClient(pkg *types.Package) bool {
 	return ReachesClient(pkg, (*types.Package).Path, (*types.Package).Imports, map[*types.Package]bool{})
 }
 
-// ReachesClient reports whether p imports a client, directly or through
-// other packages, in any package graph: the model's (types.Package) and
+// lockLibraryPaths are other lock libraries whose acquires the model
+// knows (lockAcquires): a package that takes locks through one is lock
+// code, even when no client package is in its imports.
+var lockLibraryPaths = map[string]bool{
+	"github.com/go-redsync/redsync":    true,
+	"github.com/go-redsync/redsync/v4": true,
+	"github.com/bsm/redislock":         true,
+}
+
+// ReachesClient reports whether p imports a client or a lock library,
+// directly or through other packages, in any package graph: the model's (types.Package) and
 // the standalone driver's (go/packages). memo carries answers across calls
 // over one graph.
 func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, memo map[P]bool) bool {
@@ -112,7 +121,7 @@ func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, 
 		return r
 	}
 	memo[p] = false // breaks cycles in a broken graph
-	r := isClientPath(path(p))
+	r := isClientPath(path(p)) || lockLibraryPaths[path(p)]
 	for _, q := range imports(p) {
 		if r {
 			break

@@ -68,7 +68,7 @@ func (b *builder) collect(files []*ast.File) {
 			return
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
-		if !ok && isObtain(b.pass.TypesInfo, call) {
+		if !ok && (isObtain(b.pass.TypesInfo, call) || LibraryAcquire(fn)) {
 			b.m.obtains = append(b.m.obtains, call)
 			return
 		}

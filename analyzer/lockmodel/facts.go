@@ -165,6 +165,9 @@ func (a *Acquisitions) callee(call *ast.CallExpr) (Acquirer, bool) {
 		if f, ok := a.funcs[fn]; ok {
 			return Acquirer{Via: fn.FullName(), Module: f.Module}, true
 		}
+		if LibraryAcquire(fn) {
+			return Acquirer{Via: fn.FullName()}, true
+		}
 		if fn.Pkg() != nil && fn.Pkg() != a.m.Pass.Pkg && a.imported != nil {
 			if f, ok := a.imported(fn); ok {
 				return Acquirer{Via: fn.FullName(), Module: f.Module}, true

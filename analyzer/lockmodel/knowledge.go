@@ -102,6 +102,24 @@ var releaseMethods = map[string]bool{
 	"(*github.com/bsm/redislock.Lock).Release":                true,
 }
 
+// lockAcquires are other lock libraries' acquires, keyed by FullName:
+// each tries a bounded number of times and reports failure, so a caller
+// that calls one again in a loop is retrying an acquire.
+var lockAcquires = map[string]bool{
+	"(*github.com/go-redsync/redsync.Mutex).Lock":              true,
+	"(*github.com/go-redsync/redsync/v4.Mutex).Lock":           true,
+	"(*github.com/go-redsync/redsync/v4.Mutex).LockContext":    true,
+	"(*github.com/go-redsync/redsync/v4.Mutex).TryLock":        true,
+	"(*github.com/go-redsync/redsync/v4.Mutex).TryLockContext": true,
+	"github.com/bsm/redislock.Obtain":                          true,
+	"(*github.com/bsm/redislock.Client).Obtain":                true,
+}
+
+// LibraryAcquire reports whether fn is a known lock library's acquire.
+func LibraryAcquire(fn *types.Func) bool {
+	return fn != nil && lockAcquires[fn.Origin().FullName()]
+}
+
 // ReleasesUnder returns the index of the context parameter of fn when fn
 // is a known lock library's release that runs under that context.
 func ReleasesUnder(fn *types.Func) (int, bool) {

@@ -120,7 +120,8 @@ func (m *Model) Reply(c *Call) (ast.Expr, []ast.Node) {
 }
 
 // Obtains returns the package's calls of the lock library's acquire
-// (fix.Obtain, lock.Obtain) and of another package's Obtainer, in source
+// (fix.Obtain, lock.Obtain), of another lock library's (redsync's Lock,
+// bsm/redislock's Obtain) and of another package's Obtainer, in source
 // order.
 func (m *Model) Obtains() []*ast.CallExpr { return m.obtains }
 

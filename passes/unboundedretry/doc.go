@@ -34,6 +34,13 @@
 // adapter (fixredigo.Conn and the like), and for a client with no adapter
 // (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
 //
+// The acquisitions are SETNX, SET NX and acquire scripts, the helpers
+// that send one, and other lock libraries' acquires: redsync's Mutex
+// Lock, LockContext, TryLock and TryLockContext, and bsm/redislock's
+// Obtain. Each of those tries a bounded number of times and reports
+// failure, so a loop that calls one again until it succeeds waits as
+// long as the lock is held.
+//
 // A loop is bounded when one of its exits (the loop condition, a break, a
 // return, a goto, a panic) is guarded by one of:
 //

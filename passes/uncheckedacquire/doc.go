@@ -32,7 +32,9 @@
 // ErrNotObtained that only logs and falls through into the work, are
 // reported. A lock package of the module's own is read the same way: an
 // exported Obtain that acquires and returns the package's own error when
-// the lock is held, and that error.
+// the lock is held, and that error; so are redsync's Mutex Lock,
+// LockContext, TryLock and TryLockContext and bsm/redislock's Obtain,
+// whose error is dropped when the call is a statement of its own.
 //
 // Where a miss shows as an error, a check of the error is a check of the
 // acquire: go-redis's SET NX (SetArgs, Do) and redigo's SET NX through
