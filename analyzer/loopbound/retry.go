@@ -39,7 +39,7 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 		if l.nextItem(m, t) {
 			continue
 		}
-		if newOutcomes(m, t, tags, true).reaches(l.g, inside, header) {
+		if newOutcomes(m, t, tags, true).reaches(l.g, inside, header) && !l.impossibleExit(m, t, tags) {
 			continue
 		}
 		if !newOutcomes(m, t, tags, false).reaches(l.g, inside, header) {
@@ -48,6 +48,76 @@ func (l *loopGraph) retried(m *lockmodel.Model, tries []*ast.CallExpr) []*ast.Ca
 		out = append(out, t)
 	}
 	return out
+}
+
+// impossibleExit reports whether the loop has an exit meant for the
+// acquire's success that no outcome can take: an if after the acquire,
+// whose body leaves the loop (a return, a break of this loop), on a
+// condition that reads the acquire's results and is false on success,
+// on contention and on an error alike (err != nil && ok, with SetNX's
+// false on every error). Such a loop goes on after getting the lock
+// only because its exit is wrong; it is a retry that nothing ends, not
+// a periodic job.
+func (l *loopGraph) impossibleExit(m *lockmodel.Model, call *ast.CallExpr, tags map[ast.Expr]ast.Expr) bool {
+	body := loopBody(l.loop)
+	if body == nil {
+		return false
+	}
+	var stmt ast.Stmt
+	for _, s := range body.List {
+		if s.Pos() <= call.Pos() && call.End() <= s.End() {
+			stmt = s
+			break
+		}
+	}
+	if _, ok := stmt.(*ast.AssignStmt); !ok {
+		return false
+	}
+	variants := []*outcomes{newOutcomes(m, call, tags, true), newOutcomes(m, call, tags, false), newErrorOutcomes(m, call, tags)}
+	found := false
+	for _, s := range body.List {
+		ifs, ok := s.(*ast.IfStmt)
+		if found || !ok || ifs.Pos() < stmt.End() || ifs.Init != nil || !leaves(ifs.Body) {
+			continue
+		}
+		impossible := true
+		for _, o := range variants {
+			vars := env{}
+			o.assign(stmt, vars)
+			if !o.depends(ifs.Cond, vars) || o.value(ifs.Cond, vars) != isFalse {
+				impossible = false
+				break
+			}
+		}
+		found = impossible
+	}
+	return found
+}
+
+// loopBody returns a for or range statement's body.
+func loopBody(loop ast.Stmt) *ast.BlockStmt {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return l.Body
+	case *ast.RangeStmt:
+		return l.Body
+	}
+	return nil
+}
+
+// leaves reports whether a block ends by leaving the loop around it: a
+// return, or a break with no label.
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK && last.Label == nil
+	}
+	return false
 }
 
 // canRetry reports whether a loop can retry: any for statement, and a

@@ -102,8 +102,12 @@
 // iteration and is not a retry: a periodic job that tries the lock on
 // each tick, logs when it is busy and waits for the next tick; a claim
 // per item that skips a busy one; a for b.Loop() benchmark that fails on
-// a busy lock. Nor is a loop whose key comes from a value received in the
-// iteration (j := <-jobs): a failure moves on to the next item. Loops over a slice, map, string or non-time channel make
+// a busy lock. A loop that goes on after getting the lock only because
+// the exit it has for that can never be taken (if err != nil && ok, when
+// every error comes with false) is a retry all the same. Nor is a loop
+// whose key comes from a value received in the iteration (j := <-jobs):
+// a failure moves on to the next item. Loops over a slice, map, string
+// or non-time channel make
 // one attempt per item and are not retry loops; a loop with no exit at
 // all is a long-running worker, not a retry, and is left alone. Each loop
 // is reported once, at the innermost unbounded loop around the
