@@ -56,7 +56,7 @@ func (m *Model) freshPart(key ast.Expr, depth int) bool {
 			if fn == nil || fn.Pkg() == nil || formats(fn) {
 				return partWalk
 			}
-			st := &tokenState{seen: map[ast.Node]bool{}}
+			st := newTokenState(nil, false)
 			if tokens.expr(e, st, 0).Origin == OriginFresh {
 				return partDecides
 			}

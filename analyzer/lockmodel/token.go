@@ -47,8 +47,7 @@ func (t *Tokens) Classify(c *Call) TokenOrigin {
 		}
 		return TokenOrigin{}
 	}
-	st := &tokenState{decl: c.Decl, seen: map[ast.Node]bool{}}
-	st.handle = t.handleKey(c.Key(), c.Decl)
+	st := newTokenState(c.Decl, t.handleKey(c.Key(), c.Decl))
 	return t.expr(c.Value, st, 0)
 }
 
@@ -59,6 +58,25 @@ type tokenState struct {
 	// acquisition.
 	handle bool
 	seen   map[ast.Node]bool
+	// helpers holds what a helper returned, once its walk is done, so
+	// that a second call of it (two constructors calling randomString)
+	// gets the same answer instead of the cycle guard's unknown.
+	helpers map[helperKey]TokenOrigin
+}
+
+type helperKey struct {
+	decl   *ast.FuncDecl
+	handle bool
+}
+
+// newTokenState is the state of one walk from a value, read in decl.
+func newTokenState(decl *ast.FuncDecl, handle bool) *tokenState {
+	return &tokenState{decl: decl, handle: handle, seen: map[ast.Node]bool{}, helpers: map[helperKey]TokenOrigin{}}
+}
+
+// within is st for a value read in another function of the same walk.
+func (st *tokenState) within(decl *ast.FuncDecl, handle bool) *tokenState {
+	return &tokenState{decl: decl, handle: handle, seen: st.seen, helpers: st.helpers}
 }
 
 // maxTokenDepth bounds the walk from a stored value to its sources: deep
@@ -229,7 +247,7 @@ func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOr
 			}
 			return TokenOrigin{}
 		}
-		cst := &tokenState{decl: c.fn, handle: st.handle, seen: st.seen}
+		cst := st.within(c.fn, st.handle)
 		src := t.expr(c.call.Args[p.index], cst, depth+1)
 		if some && src.Origin.Weak() {
 			srcs = []TokenOrigin{src}
@@ -288,7 +306,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		if s.val == nil {
 			return TokenOrigin{}
 		}
-		inner := &tokenState{decl: s.fn, seen: st.seen}
+		inner := st.within(s.fn, false)
 		srcs = append(srcs, t.expr(s.val, inner, depth+1))
 	}
 	src := alt(srcs)

@@ -176,10 +176,20 @@ func (t *Tokens) implementedOrigin(impls []*ast.FuncDecl, st *tokenState, depth 
 
 // helperOrigin is the origin of what decl returns.
 func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	key := helperKey{decl, st.handle && decl.Recv != nil}
+	if src, ok := st.helpers[key]; ok {
+		return src
+	}
 	if st.seen[decl] {
 		return TokenOrigin{}
 	}
 	st.seen[decl] = true
+	src := t.helperWalk(decl, st, depth)
+	st.helpers[key] = src
+	return src
+}
+
+func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	fresh := false
 	var rets []ast.Expr
 	typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
@@ -203,7 +213,7 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 	}
 	// A method (a getter of the struct the key is read from) keeps the
 	// acquire's handle; a function's value is its own.
-	inner := &tokenState{decl: decl, handle: st.handle && decl.Recv != nil, seen: st.seen}
+	inner := st.within(decl, st.handle && decl.Recv != nil)
 	srcs := make([]TokenOrigin, 0, len(rets))
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))

@@ -66,7 +66,7 @@ func exportTokenHelpers(m *Model) {
 			if fn == nil || !tokenResult(fn) {
 				continue
 			}
-			src := t.helperOrigin(decl, &tokenState{seen: map[ast.Node]bool{}}, 0)
+			src := t.helperOrigin(decl, newTokenState(nil, false), 0)
 			if src.Origin == OriginFresh || src.Origin.Weak() {
 				m.Pass.ExportObjectFact(fn, &TokenHelper{Origin: src.Origin, Trail: src.Trail})
 			}

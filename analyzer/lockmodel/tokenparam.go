@@ -94,7 +94,7 @@ func (m *Model) ctorCalls() []CtorToken {
 // ClassifyArg returns the origin of the token ct's call gives, with the
 // steps from the acquire's field to the constructor's parameter.
 func (t *Tokens) ClassifyArg(ct CtorToken) TokenOrigin {
-	st := &tokenState{decl: ct.decl, handle: ct.Fact.Handle, seen: map[ast.Node]bool{}}
+	st := newTokenState(ct.decl, ct.Fact.Handle)
 	src := t.expr(ct.Arg(), st, 0)
 	if src.Origin.Weak() {
 		name := ct.Func.Type().(*types.Signature).Params().At(ct.Fact.Param).Name()
