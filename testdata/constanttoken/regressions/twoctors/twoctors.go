@@ -64,9 +64,13 @@ type Safe struct {
 	value string
 }
 
-func NewSafe(rdb *redis.Client, name string) *Safe { return &Safe{rdb: rdb, name: name, value: token()} }
+func NewSafe(rdb *redis.Client, name string) *Safe {
+	return &Safe{rdb: rdb, name: name, value: token()}
+}
 
-func NewSafeFor(rdb *redis.Client, name string) *Safe { return &Safe{rdb: rdb, name: name, value: token()} }
+func NewSafeFor(rdb *redis.Client, name string) *Safe {
+	return &Safe{rdb: rdb, name: name, value: token()}
+}
 
 func (s *Safe) Lock(ctx context.Context) (bool, error) {
 	return s.rdb.SetNX(ctx, s.name, s.value, 8*time.Second).Result()
