@@ -37,6 +37,11 @@ type Call struct {
 	// NoTTL is true when the command sets no expiry: the argument is absent,
 	// constant zero or KeepTTL on a key that NX says did not exist.
 	NoTTL bool
+	// EndsNow is true for an EXPIRE-family command that removes the key
+	// at once: EXPIRE or PEXPIRE with a constant of zero or less,
+	// EXPIREAT or PEXPIREAT with the present time. It is a delete in
+	// effect, not a renewal.
+	EndsNow bool
 	// Match is the IFEQ comparison value (SET IFEQ, DELEX IFEQ).
 	Match ast.Expr
 	// Script is the Lua source of an EVAL, as written where it is given:

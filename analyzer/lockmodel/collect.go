@@ -137,6 +137,8 @@ func (b *builder) add(cur cursor, c *Call) {
 		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true })
 	case CmdIncr:
 		c.TakesFirst = !c.Queued && b.comparedOne(c)
+	case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
+		c.EndsNow = b.endsNow(c)
 	}
 	b.m.Calls = append(b.m.Calls, c)
 	b.m.byID[c.Expr] = c

@@ -9,11 +9,12 @@ import (
 )
 
 // Renews reports whether c sets the lease of a key that may already exist
-// without checking who holds it: an EXPIRE-family command, or a SET that
-// neither requires the key to be absent (NX) nor compares its value (IFEQ).
+// without checking who holds it: an EXPIRE-family command that does not
+// end the key at once (EndsNow), or a SET that neither requires the key
+// to be absent (NX) nor compares its value (IFEQ).
 // Options the model could not read make it false, so passes stay silent.
 func (c *Call) Renews() bool {
-	return c.Command.IsExpire() || c.Overwrites()
+	return c.Command.IsExpire() && !c.EndsNow || c.Overwrites()
 }
 
 // Overwrites reports whether c is a SET with no NX and no IFEQ: it replaces

@@ -50,6 +50,10 @@
 // garyburd/redigo, goframe) are told lock.Refresh, which takes a
 // lock.Client of their own.
 //
+// An expiry that ends the key at once (EXPIREAT with the present time,
+// EXPIRE 0) renews nothing: it is a delete, which unconditionaldel
+// reports.
+//
 // Keys that are not locks (sessions, caches, rate limits) are left alone,
 // as are renewals through a Lua script, SET with IFEQ or IFDEQ (go-redis
 // SetIFEQ, SetIFDEQ, SetArgs with Mode IFEQ or IFDEQ), a

@@ -13,6 +13,9 @@
 //
 //	defer rdb.Del(ctx, "lock:job")
 //
+// An expiry that ends the key at once (EXPIREAT with the present time,
+// EXPIRE 0) is a DEL by another name, and is reported as one.
+//
 // Reading the value first and deleting after a comparison is two round
 // trips and has the same race between them:
 //

@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, c := range m.Calls {
-		if !c.Command.IsDelete() || (!tests && m.IsTestFile(c)) || m.Forced(c) {
+		if !(c.Command.IsDelete() || c.EndsNow) || (!tests && m.IsTestFile(c)) || m.Forced(c) {
 			continue
 		}
 		for _, k := range c.Keys {
@@ -63,12 +63,17 @@ func useRelease(m *lockmodel.Model, c *lockmodel.Call) string {
 func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr, g *lockmodel.Call) {
 	key := diag.KeyText(m, c, k)
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
+	what := c.Command.String()
+	if c.EndsNow {
+		// EXPIREAT now, EXPIRE 0: the key goes at once, as with DEL.
+		what += " that ends it now"
+	}
 	if g != nil {
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
-			diag.Line(pass.Fset, g.Pos()), c.Command, key, useRelease(m, c))
+			diag.Line(pass.Fset, g.Pos()), what, key, useRelease(m, c))
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	} else {
-		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRelease(m, c))
+		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", what, key, useRelease(m, c))
 	}
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -82,7 +87,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 // command sent with no context (redigo's Do) gets no fix: the library
 // takes one, and inventing it would hide the missing deadline.
 func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Expr) (analysis.SuggestedFix, bool) {
-	if len(c.Keys) != 1 || c.Ctx == nil || c.Expr.Ellipsis.IsValid() {
+	if len(c.Keys) != 1 || c.Ctx == nil || c.Expr.Ellipsis.IsValid() || c.EndsNow {
 		// A key spread from a slice was written where the slice is built.
 		return analysis.SuggestedFix{}, false
 	}
