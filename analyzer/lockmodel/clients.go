@@ -112,8 +112,21 @@ var lockLibraryPaths = map[string]bool{
 	"github.com/bsm/redislock":         true,
 }
 
-// ReachesClient reports whether p imports a client or a lock library,
-// directly or through other packages, in any package graph: the model's (types.Package) and
+// importsLockLibrary reports whether pkg imports a lock library of
+// lockLibraryPaths directly: its calls of the library's acquires are
+// the model's to read. The drivers load from source only what reaches a
+// client (ReachesClient); a package of the module is loaded anyway.
+func importsLockLibrary(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if lockLibraryPaths[p.Path()] {
+			return true
+		}
+	}
+	return false
+}
+
+// ReachesClient reports whether p imports a client, directly or through
+// other packages, in any package graph: the model's (types.Package) and
 // the standalone driver's (go/packages). memo carries answers across calls
 // over one graph.
 func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, memo map[P]bool) bool {
@@ -121,7 +134,7 @@ func ReachesClient[P comparable](p P, path func(P) string, imports func(P) []P, 
 		return r
 	}
 	memo[p] = false // breaks cycles in a broken graph
-	r := isClientPath(path(p)) || lockLibraryPaths[path(p)]
+	r := isClientPath(path(p))
 	for _, q := range imports(p) {
 		if r {
 			break

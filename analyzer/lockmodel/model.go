@@ -112,7 +112,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// or imports no Redis port (port.go), costs one walk over its import
 	// graph and a look at its own and its direct imports' interface types,
 	// not its syntax.
-	if !reachesClient(pass.Pkg) && !declaresPort(pass) {
+	if !reachesClient(pass.Pkg) && !importsLockLibrary(pass.Pkg) && !declaresPort(pass) {
 		if HoldsMainModuleFacts(pass) {
 			m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 			exportTokenHelpers(m)
