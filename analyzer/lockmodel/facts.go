@@ -119,8 +119,42 @@ func (m *Model) Acquisitions(imported func(*types.Func) (Acquirer, bool)) *Acqui
 				a.locals[u.v] = f
 			}
 		}
+		if a.interfaceAcquirers() {
+			changed = true
+		}
 	}
 	return a
+}
+
+// interfaceAcquirers makes acquirers of the methods of the package's
+// interfaces that an implementation in the package acquires through
+// (a Manager whose AcquireLock takes the account's lock behind New):
+// callers hold the interface, and their call names its method. It
+// reports whether it found a new one.
+func (a *Acquisitions) interfaceAcquirers() bool {
+	found := false
+	scope := a.m.Pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || !types.IsInterface(tn.Type()) {
+			continue
+		}
+		iface := tn.Type().Underlying().(*types.Interface)
+		for i := range iface.NumExplicitMethods() {
+			fn := iface.ExplicitMethod(i)
+			if _, seen := a.funcs[fn]; seen || !reportsSuccess(fn.Type()) {
+				continue
+			}
+			for _, impl := range a.m.implementations(fn) {
+				if f, ok := a.funcs[impl.Origin()]; ok {
+					a.funcs[fn] = Acquirer{Via: impl.FullName(), Module: f.Module}
+					found = true
+					break
+				}
+			}
+		}
+	}
+	return found
 }
 
 // AcquireName labels an acquire for messages: SETNX, SET NX, INCR or a
@@ -148,11 +182,43 @@ func acquireName(c *Call) string {
 func (a *Acquisitions) callsAcquirer(body *ast.BlockStmt) (f Acquirer, ok bool) {
 	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		if call, isCall := n.(*ast.CallExpr); isCall {
-			f, ok = a.callee(call)
+			if f, ok = a.callee(call); !ok {
+				f, ok = a.polled(call)
+			}
 		}
 		return ok, false
 	})
 	return f, ok
+}
+
+// polled reports whether call hands an acquirer of this package, as a
+// function value, to a function of another package that returns an
+// error (a poll or retry helper: PollUntilContextCancel(ctx, period,
+// true, l.tryLock)): the helper runs the acquire, and its error is
+// whether it got the lock.
+func (a *Acquisitions) polled(call *ast.CallExpr) (Acquirer, bool) {
+	fn, _ := typeutil.Callee(a.m.Pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == a.m.Pass.Pkg || !reportsSuccess(fn.Type()) {
+		return Acquirer{}, false
+	}
+	for _, arg := range call.Args {
+		var id *ast.Ident
+		switch e := ast.Unparen(arg).(type) {
+		case *ast.Ident:
+			id = e
+		case *ast.SelectorExpr:
+			id = e.Sel
+		}
+		if id == nil {
+			continue
+		}
+		if g, _ := a.m.Pass.TypesInfo.Uses[id].(*types.Func); g != nil {
+			if f, ok := a.funcs[g.Origin()]; ok {
+				return Acquirer{Via: g.FullName(), Module: f.Module}, true
+			}
+		}
+	}
+	return Acquirer{}, false
 }
 
 // callee reports whether call calls an acquirer function or closure, and

@@ -19,6 +19,7 @@ func (b *builder) forward() {
 	b.forwarders = map[*types.Func]*Forwarder{}
 	b.m.forwarders = b.forwarders
 	done := map[*ast.FuncDecl]bool{}
+	raw := b.rawForwarders()
 	for {
 		byDecl := map[*ast.FuncDecl][]*Call{}
 		for _, c := range b.m.Calls {
@@ -38,9 +39,10 @@ func (b *builder) forward() {
 				found = true
 			}
 		}
-		if !found {
+		if !found && !raw {
 			break
 		}
+		raw = false
 		// Walk again for the calls of the new forwarders, which need their
 		// place in the syntax; most packages have none and never get here.
 		want := map[*ast.CallExpr]*Forwarder{}

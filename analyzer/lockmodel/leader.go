@@ -2,7 +2,12 @@ package lockmodel
 
 // Leader leases: a lock a process takes to act for all of them.
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
 
 // LeaderKey reports whether key is a leader lease ("cron:leader",
 // "election:" + shard): a lock a process takes to act for all of them. Its
@@ -22,3 +27,58 @@ func (m *Model) LeaderName(name string) bool { return leaderWords.MatchText(name
 // token and a standby waits for it without end. A "singleton" key is the
 // lease of the one replica that runs a scheduler or a consumer.
 var leaderWords = newWords([]string{"leader", "election", "elector", "elect", "singleton"})
+
+// LeaderAcquire reports whether c takes a leader lease: its key says so
+// (LeaderKey), or the function that takes it says what the take makes the
+// process, in the name of a variable or field it writes (s.IsMaster =
+// true, isLeader := ok) or of the lease's TTL (masterKeepTime): a job
+// master's key "spr:" + job is a leader lease all the same.
+func (m *Model) LeaderAcquire(c *Call) bool {
+	if m.LeaderKey(c.Key()) {
+		return true
+	}
+	if c.Func == nil {
+		return false
+	}
+	named := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && roleWords.MatchText(id.Name) {
+				if _, isVar := m.Pass.TypesInfo.ObjectOf(id).(*types.Var); isVar {
+					found = true
+				}
+				if _, isConst := m.Pass.TypesInfo.ObjectOf(id).(*types.Const); isConst {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	if c.TTL != nil && named(c.TTL) {
+		return true
+	}
+	found := false
+	ast.Inspect(c.Func, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				var id *ast.Ident
+				switch l := ast.Unparen(l).(type) {
+				case *ast.Ident:
+					id = l
+				case *ast.SelectorExpr:
+					id = l.Sel
+				}
+				if id != nil && roleWords.MatchText(id.Name) && typesx.IsBool(m.Pass.TypesInfo.TypeOf(id)) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// roleWords name the role a leader lease gives its holder, in the names
+// of flags and TTLs around the take.
+var roleWords = newWords([]string{"leader", "master", "primary", "elected", "singleton"})

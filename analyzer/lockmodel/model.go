@@ -68,6 +68,8 @@ type Model struct {
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
 	ownedRelease map[*types.Func]int
+	// randSeeded caches randPerProcess: 1 yes, -1 no, 0 not asked.
+	randSeeded int8
 }
 
 // Loop is a for or range statement, with the body of the innermost

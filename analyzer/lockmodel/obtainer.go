@@ -7,6 +7,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -143,3 +144,75 @@ func importNotObtained(pass *analysis.Pass) map[types.Object]bool {
 // NoReturn reports whether call ends the function: panic, os.Exit,
 // runtime.Goexit, log.Fatal* or log.Panic*.
 func (m *Model) NoReturn(call *ast.CallExpr) bool { return !mayReturn(m.Pass.TypesInfo)(call) }
+
+// Taker reports whether fn, a function of this package, takes a lock and
+// returns whether it got it as its only bool result (func lock(uid int)
+// bool): its own body acquires a lock key, reads the reply, and neither
+// deletes nor expires that key, so the work is its caller's. A caller
+// that drops the bool runs that work whether or not the lock was taken.
+func (m *Model) Taker(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() != m.Pass.Pkg || m.keys == nil {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	bools := 0
+	for i := range res.Len() {
+		switch t := res.At(i).Type(); {
+		case typesx.IsBool(t):
+			bools++
+		case !typesx.IsError(t):
+			return false
+		}
+	}
+	if bools != 1 {
+		return false
+	}
+	var take *Call
+	for _, c := range m.Calls {
+		if c.Decl == nil || c.Func != c.Decl || m.Pass.TypesInfo.Defs[c.Decl.Name] != fn {
+			continue
+		}
+		switch {
+		case c.Acquires() && !c.Queued && !c.Deferred && take == nil:
+			take = c
+		case c.Acquires(), c.Command.IsDelete(), c.Command.IsExpire(), c.Command == CmdDelEx, c.Command == CmdEval:
+			// A second take, or a release in the same body: the function
+			// does more than take, and its result may say something else.
+			return false
+		}
+	}
+	if take == nil || !m.IsLockKey(take, take.Key()) {
+		return false
+	}
+	r, around := m.Reply(take)
+	if len(around) == 0 {
+		return false
+	}
+	switch p := around[0].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || p.Rhs[0] != r || len(p.Lhs) == 0 {
+			return false
+		}
+		id, _ := ast.Unparen(p.Lhs[0]).(*ast.Ident)
+		if id == nil || id.Name == "_" {
+			return false
+		}
+		reply := m.Pass.TypesInfo.ObjectOf(id)
+		return reply != nil && readsAfter(m.Pass.TypesInfo, take.Decl.Body, reply, p.End())
+	}
+	return false
+}
+
+// readsAfter reports whether obj is read in body after pos.
+func readsAfter(info *types.Info, body *ast.BlockStmt, obj types.Object, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Pos() > pos && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -43,7 +43,9 @@ type TokenOrigin struct {
 	At     ast.Node
 	// Drawn is set on an OriginOnce value that was fresh when drawn (a
 	// UUID made by a constructor or at start-up): unique to the process
-	// or instance that keeps it, and shared by all its acquisitions.
+	// or instance that keeps it, and shared by all its acquisitions. It is
+	// set too on a math/rand draw a constructor keeps, when each process
+	// seeds its source its own way (randPerProcess).
 	Drawn bool
 	// Instance is set on a value that joins the host name with a clock
 	// reading: made once, at a process's start, it names that process

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/locklint/locklint/internal/typesx"
 )
 
@@ -79,4 +81,80 @@ func redigoShaped(fn *types.Func) bool {
 		return rs.Len() == 1 && typesx.IsError(rs.At(0).Type())
 	}
 	return false
+}
+
+// rawForwarders finds the package's redigo-shaped Do functions and
+// methods that pass their command name and arguments, unchanged, to
+// redigo's Do (a helper that gets a pooled connection, logs the command
+// and puts the connection back), and records them as forwarders. It
+// reports whether it found one.
+func (b *builder) rawForwarders() bool {
+	found := false
+	for _, n := range b.m.defs.decls {
+		d, ok := n.(*ast.FuncDecl)
+		if !ok || d.Body == nil || d.Name.Name != "Do" {
+			continue
+		}
+		fn, _ := b.pass.TypesInfo.Defs[d.Name].(*types.Func)
+		if fn == nil || !redigoShaped(fn) {
+			continue
+		}
+		if module := b.rawDoOf(d, fn); module != "" {
+			if !InMainModule(b.pass) {
+				module = b.pass.Pkg.Path()
+			}
+			b.forwarders[fn] = &Forwarder{Raw: true, Client: Redigo, Module: module,
+				Ctx: -1, Key: -1, Value: -1, TTL: -1, Script: -1, Args: -1}
+			found = true
+		}
+	}
+	return found
+}
+
+// rawDoOf returns the client package of the one Do call in d's body,
+// outside closures, that sends d's command name and spreads its
+// arguments: redigo's Conn.Do, or a redigo-shaped port's. It returns ""
+// when there is none, or more than one call of Do.
+func (b *builder) rawDoOf(d *ast.FuncDecl, fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	name, args := sig.Params().At(redigoPortName), sig.Params().At(redigoPortArgs)
+	is := func(e ast.Expr, v *types.Var) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && b.pass.TypesInfo.Uses[id] == v && len(b.m.defs.assigns(v)) == 0
+	}
+	module, calls := "", 0
+	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false, false
+		}
+		inner, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+		if inner == nil || inner.Name() != "Do" || inner == fn || !redigoShaped(inner) {
+			return false, false
+		}
+		calls++
+		if len(call.Args) == 2 && call.Ellipsis.IsValid() && is(call.Args[0], name) && is(call.Args[1], args) {
+			if inner.Pkg() != nil && clientPaths[inner.Pkg().Path()] == Redigo {
+				module = inner.Pkg().Path()
+			} else if recv := inner.Type().(*types.Signature).Recv(); recv != nil && isRedigoPort(recv.Type()) {
+				module = b.pass.Pkg.Path()
+			}
+		}
+		return false, false
+	})
+	if calls != 1 {
+		return ""
+	}
+	return module
+}
+
+// rawForwarded reads a call of a raw forwarder as redigo's Do.
+func (b *builder) rawForwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *Call {
+	ps := map[string]int{"commandName": redigoPortName, "args": redigoPortArgs}
+	c := b.rawCommand(call, ps, fn.Name(), arg(call, ps, "commandName"), recvOf(call), variadic(call, ps, "args"))
+	if c == nil {
+		return nil
+	}
+	c.Client, c.Module, c.Via = Redigo, f.Module, fn
+	return c
 }

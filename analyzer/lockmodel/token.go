@@ -313,32 +313,48 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	// A host name and a start time, stored where the struct is made, name
 	// the instance: read on as a drawn value when only constructors store it.
 	instance := src.Instance
+	owner := namedOf(sel.Recv())
 	if !instance && (src.Origin.Weak() || st.handle) {
 		if src.Origin.Weak() {
 			src.Trail = src.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
+		}
+		// A math/rand draw kept where the struct is made, from a source
+		// each process seeds its own way, names the instance as a drawn
+		// value does: its words stay math/rand's.
+		if src.Origin == OriginMathRand && owner != nil && t.constructor(stores, owner, st) != nil && t.m.randPerProcess() {
+			src.Drawn = true
 		}
 		return src
 	}
 	if instance {
 		src.Trail = src.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 	}
-	owner := namedOf(sel.Recv())
 	if owner == nil {
 		return src
 	}
-	var ctor *ast.FuncDecl
-	for _, s := range stores {
-		if s.fn == nil || s.fn == st.decl || !constructs(t.info, s.fn, owner) {
-			// Set where the value is used, in a method that may run
-			// per acquisition, or somewhere we cannot tell: not once.
-			return src
-		}
-		ctor = s.fn
+	ctor := t.constructor(stores, owner, st)
+	if ctor == nil {
+		// Set where the value is used, in a method that may run per
+		// acquisition, or somewhere we cannot tell: not once.
+		return src
 	}
 	once := origin(OriginOnce, SourceSetOnce, ctor.Name.Name, ctor.Name)
 	once.Trail = once.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 	once.Drawn = src.Origin == OriginFresh || instance
 	return once
+}
+
+// constructor returns the constructor of owner that makes every store
+// of a field, or nil when a store is elsewhere (or in st's function).
+func (t *Tokens) constructor(stores []fieldStore, owner *types.Named, st *tokenState) *ast.FuncDecl {
+	var ctor *ast.FuncDecl
+	for _, s := range stores {
+		if s.fn == nil || s.fn == st.decl || !constructs(t.info, s.fn, owner) {
+			return nil
+		}
+		ctor = s.fn
+	}
+	return ctor
 }
 
 // constructs reports whether fn is a constructor of owner: a function (not

@@ -41,6 +41,10 @@ type Forwarder struct {
 	Script, Args int
 	ScriptByName bool
 	scripts      *types.Var
+	// Raw is true for a redigo-shaped Do of the service's own (a pooled
+	// connection's helper) that passes its command name and arguments to
+	// redigo's Do: a call of it is read as a call of redigo's Do.
+	Raw bool
 }
 
 func (*Forwarder) AFact() {}
@@ -308,6 +312,9 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 			return nil
 		}
 		return call.Args[i]
+	}
+	if f.Raw {
+		return b.rawForwarded(call, fn, f)
 	}
 	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
 		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}

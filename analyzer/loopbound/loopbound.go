@@ -76,6 +76,11 @@ type Loop struct {
 	// a time channel); ConstantPause: one such wait is of a constant
 	// duration (time.Sleep(d), <-time.After(d)).
 	Waits, ConstantPause bool
+	// Spins: the loop has no exit and never blocks of its own, and an
+	// acquisition in it takes a context from outside the loop, which it
+	// never tests: once that context is done every attempt fails at once,
+	// and the loop spins for ever. Retried holds that acquisition.
+	Spins bool
 }
 
 // Recursion is a function that, after a failed acquisition, calls itself
@@ -147,7 +152,11 @@ func retryLoop(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisiti
 		return nil
 	}
 	l := newLoopGraph(newLoopScope(pass, loop.Stmt, redis, sums), m.Graph(loop.Body), loop.Stmt)
-	if tries = l.retried(m, tries); len(tries) == 0 {
+	if retried := l.retried(m, tries); len(retried) > 0 {
+		tries = retried
+	} else if spin := spinsWhenDone(pass, l, tries); spin != nil {
+		return &Loop{Stmt: loop.Stmt, Retried: []*ast.CallExpr{spin}, By: NoExit, Spins: true}
+	} else {
 		return nil
 	}
 	l.armed = newArmed(pass, m, loop.Stmt, tries)

@@ -233,3 +233,65 @@ func waits(pass *analysis.Pass, loop ast.Stmt) bool {
 		return false, false
 	})
 }
+
+// spinsWhenDone returns the acquisition of tries that makes loop a spin
+// once its context is done (Loop.Spins), or nil: loop has no exit, no
+// sleep, receive or select of its own, and the acquisition is passed a
+// context variable declared outside the loop and not written in it.
+func spinsWhenDone(pass *analysis.Pass, l *loopGraph, tries []*ast.CallExpr) *ast.CallExpr {
+	if len(l.exits()) > 0 {
+		return nil
+	}
+	info := pass.TypesInfo
+	blocks := typesx.OutsideClosures(l.loop, func(n ast.Node) (bool, bool) {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			return isTimeFunc(funcOf(info, n), "Sleep"), false
+		case *ast.UnaryExpr:
+			return n.Op == token.ARROW, false
+		case *ast.SelectStmt, *ast.SendStmt:
+			return true, false
+		case *ast.RangeStmt:
+			t := info.TypeOf(n.X)
+			if t == nil {
+				return false, false
+			}
+			_, ch := t.Underlying().(*types.Chan)
+			return ch, false
+		}
+		return false, false
+	})
+	if blocks {
+		return nil
+	}
+	for _, t := range tries {
+		for _, arg := range t.Args {
+			id, ok := ast.Unparen(arg).(*ast.Ident)
+			if !ok || !typesx.IsContext(info.TypeOf(id)) {
+				continue
+			}
+			v, _ := info.Uses[id].(*types.Var)
+			if v == nil || l.loop.Pos() <= v.Pos() && v.Pos() < l.loop.End() || writtenIn(info, l.loop, v) {
+				continue
+			}
+			return t
+		}
+	}
+	return nil
+}
+
+// writtenIn reports whether v is assigned in n.
+func writtenIn(info *types.Info, n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if as, ok := x.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range acquires {
 		src := toks.Classify(c)
 		switch {
-		case src.Drawn && m.LeaderKey(c.Key()):
+		case src.Drawn && m.LeaderAcquire(c):
 			// A leader lease's holder is the process: an identity drawn
 			// once for it is unique to its holder.
 		case src.Origin.Weak():

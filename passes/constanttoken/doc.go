@@ -73,6 +73,16 @@
 // the fields of the struct holding the token (l.key, "lock:"+l.name, or a
 // getter l.Key()) makes that struct a handle for one lock, usually made
 // per acquisition, and a token set in its constructor stays silent.
+// A leader lease is held by a process, not by a critical section: an
+// identity drawn once for the process or instance (a UUID its
+// constructor makes, host and start time, or a math/rand draw a
+// constructor keeps when each process seeds its source its own way, from
+// the clock or by the runtime) is unique to its holder and stays silent
+// there. A lease is known by its key's words (leader, election,
+// singleton), or by what the function that takes it writes (s.IsMaster =
+// true) or calls its TTL (masterKeepTime). Elsewhere such a value is
+// shared by every acquisition of the process and is reported.
+//
 // An acquire of a key that nothing in the package releases, renews or
 // reads back stays silent too: a once-per-period marker, or an init
 // marker held in a field of a type whose methods only ever take it. No

@@ -91,7 +91,12 @@
 // Acquisition is an acquire command (SETNX, SET NX) or a call to a
 // function that acquires and returns a bool or an error, in this package
 // or another: such functions carry a fact, so a loop around
-// locker.TryLock(ctx, id) is found when TryLock lives elsewhere. A call
+// locker.TryLock(ctx, id) is found when TryLock lives elsewhere. So do the
+// methods of the package's interfaces that an implementation in the
+// package acquires through (a Manager whose AcquireLock is SETNX behind
+// New), and functions that hand an acquirer, as a function value, to a
+// poll or retry helper of another package that returns an error
+// (PollUntilContextCancel(ctx, period, true, l.tryLock)). A call
 // whose result is discarded is not a retry.
 //
 // A retry loop is one where a failed acquire leads back to another
@@ -109,7 +114,11 @@
 // a failure moves on to the next item. Loops over a slice, map, string
 // or non-time channel make
 // one attempt per item and are not retry loops; a loop with no exit at
-// all is a long-running worker, not a retry, and is left alone. Each loop
+// all is a long-running worker, not a retry, and is left alone, unless
+// it never blocks of its own (no sleep, receive, send or select) and its
+// acquisition takes a context from outside the loop: once that context
+// is done every attempt fails at once, and the loop spins for ever. That
+// loop is reported as repeating the acquisition with no exit. Each loop
 // is reported once, at the innermost unbounded loop around the
 // acquisition.
 //

@@ -51,6 +51,17 @@ func run(pass *analysis.Pass) (any, error) {
 		if l.Waits {
 			tries = slices.DeleteFunc(tries, func(t *ast.CallExpr) bool { return standby(pass, m, t) })
 		}
+		if len(tries) > 0 && l.Spins {
+			reported = append(reported, l.Stmt)
+			pos := forPos(l.Stmt)
+			diag.Report(pass, analysis.Diagnostic{
+				Pos:     pos,
+				End:     pos + token.Pos(len("for")),
+				Message: "lock acquisition repeated in a loop with no exit that never tests its context: once the context is done, every attempt fails at once and the loop spins; return when it is done",
+				Related: []analysis.RelatedInformation{{Pos: tries[0].Pos(), End: tries[0].End(), Message: "acquisition repeated here"}},
+			})
+			continue
+		}
 		if len(tries) == 0 || l.By != loopbound.Nothing {
 			continue
 		}

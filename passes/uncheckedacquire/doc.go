@@ -42,6 +42,12 @@
 // nil response from Error. A helper that returns only the error of a
 // SetNX (func Lock() error { return rdb.SetNX(...).Err() }) is reported
 // at the acquire: its callers proceed when the lock is held by another.
+// A take helper of the package that tests the reply and returns whether
+// it got the lock as its one bool (func lock(uid int) bool, which neither
+// deletes nor expires the key itself) is reported at each call that drops
+// that bool as a statement of its own and then works and releases through
+// a helper of the package with one of the same arguments (lock(uid);
+// defer unlock(uid)).
 //
 // The analyzer is silent wherever the result is checked in any style (an
 // early return, if !ok, a switch, a retry loop, a comparison) or leaves

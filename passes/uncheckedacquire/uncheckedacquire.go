@@ -54,7 +54,110 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		checkObtain(pass, m, call)
 	}
+	checkTakers(pass, m)
 	return nil, nil
+}
+
+// checkTakers reports the calls of the package's own take helpers
+// (lockmodel's Taker) that drop the bool, where the function then works
+// and releases through a helper of the package with the same argument:
+// take, work and release run whether or not the take succeeded.
+func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
+	releasers := map[*types.Func]bool{}
+	for _, c := range m.Calls {
+		if c.Decl != nil && (c.Command.IsDelete() || c.Command == lockmodel.CmdDelEx || c.Command == lockmodel.CmdEval) {
+			if fn, ok := pass.TypesInfo.Defs[c.Decl.Name].(*types.Func); ok {
+				releasers[fn] = true
+			}
+		}
+	}
+	if len(releasers) == 0 {
+		return
+	}
+	takers := map[*types.Func]bool{}
+	taker := func(fn *types.Func) bool {
+		t, ok := takers[fn]
+		if !ok {
+			t = m.Taker(fn)
+			takers[fn] = t
+		}
+		return t
+	}
+	for _, file := range pass.Files {
+		if !tests && m.InTestFile(file) {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			es, ok := n.(*ast.ExprStmt)
+			if !ok {
+				return true
+			}
+			call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+			if fn == nil || fn.Pkg() != pass.Pkg || !taker(fn) {
+				return true
+			}
+			path, _ := astutil.PathEnclosingInterval(file, es.Pos(), es.End())
+			if len(path) < 2 || !workAfter(path[1:], es.End()) || !releasedAfter(pass.TypesInfo, path, call, releasers) {
+				return true
+			}
+			diag.Report(pass, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: fmt.Sprintf(
+				"result of %s discarded: the code after it runs whether or not the lock was taken; return when it is not taken",
+				diag.Quote(fn.Name()))})
+			return true
+		})
+	}
+}
+
+// releasedAfter reports whether the function around call (path leads
+// from call's statement outwards) calls a releaser after call, deferred
+// or not, with an argument that is one of call's.
+func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releasers map[*types.Func]bool) bool {
+	var body *ast.BlockStmt
+	for _, n := range path {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			body = fd.Body
+			break
+		}
+		if fl, ok := n.(*ast.FuncLit); ok {
+			body = fl.Body
+			break
+		}
+	}
+	if body == nil {
+		return false
+	}
+	same := func(a, b ast.Expr) bool {
+		ia, okA := ast.Unparen(a).(*ast.Ident)
+		ib, okB := ast.Unparen(b).(*ast.Ident)
+		if okA && okB {
+			return info.Uses[ia] != nil && info.Uses[ia] == info.Uses[ib]
+		}
+		return types.ExprString(a) == types.ExprString(b)
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		rel, ok := n.(*ast.CallExpr)
+		if found || !ok || rel.Pos() <= call.End() {
+			return !found
+		}
+		fn, _ := typeutil.Callee(info, rel).(*types.Func)
+		if fn == nil || !releasers[fn] {
+			return true
+		}
+		for _, a := range rel.Args {
+			for _, b := range call.Args {
+				if same(a, b) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // held reports whether the package treats c's key as held: it deletes,
