@@ -35,7 +35,10 @@
 //
 // The analyzer also reports SETNX with no expiry at all on a lock key:
 // if the holder dies, the lock is never released. SETNX without a TTL on a
-// key that is not a lock (a one-time marker) is left alone, as is an
+// key that is not a lock (a one-time marker), or on a lock-named key that
+// nothing in the package deletes, expires or releases (an init guard
+// taken once for good; a lock function's key is its callers' to release,
+// and stays reported), is left alone, as is an
 // EXPIRE of the same key in another function, which is a lease renewal
 // (see plainpexpire).
 //

@@ -41,6 +41,12 @@ func run(pass *analysis.Pass) (any, error) {
 		if !c.Acquires() || !c.NoTTL || paired[c] || m.IsTestFile(c) || !m.IsLockKey(c, c.Key()) {
 			continue
 		}
+		// Taken for good and released nowhere: a one-time marker (an init
+		// guard), not a lock that a dead holder leaves behind. A lock
+		// function's key is its callers' to release.
+		if !m.Held(c) {
+			continue
+		}
 		diag.Report(pass, analysis.Diagnostic{
 			Pos:     c.Pos(),
 			End:     c.End(),

@@ -160,53 +160,6 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 	return found
 }
 
-// held reports whether the package treats c's key as held: it deletes,
-// expires or releases (with a script) the same key somewhere, directly or
-// by passing it to a function of its own that does (release(conn, key))
-// or to the lock library's release, or c's own function is a lock function by its name. A set-if-absent
-// whose key nothing releases is a default or a one-time marker.
-func held(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) bool {
-	if ev, _ := m.LockKey(c, c.Key()); ev == lockmodel.ByFunc {
-		return true
-	}
-	id := m.KeyID(c.Key())
-	releasers := map[*types.Func]bool{}
-	for _, o := range m.Calls {
-		if o == c || o.Acquires() {
-			continue
-		}
-		if !o.Command.IsDelete() && !o.Command.IsExpire() && o.Command != lockmodel.CmdDelEx && o.Command != lockmodel.CmdEval {
-			continue
-		}
-		for _, k := range o.Keys {
-			if m.KeyID(k) == id {
-				return true
-			}
-		}
-		if o.Decl != nil {
-			if fn, ok := pass.TypesInfo.Defs[o.Decl.Name].(*types.Func); ok {
-				releasers[fn] = true
-			}
-		}
-	}
-	found := false
-	ast.Inspect(c.Func, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if found || !ok {
-			return !found
-		}
-		if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && (releasers[fn.Origin()] || lockmodel.IsLibraryRelease(fn)) {
-			for _, a := range call.Args {
-				if m.KeyID(a) == id {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // missWords says what a lost acquire gives, for a message.
 func missWords(miss lockmodel.Miss) string {
 	if miss == lockmodel.MissNilReply {
@@ -233,7 +186,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 		reportHelper(pass, m, c, r, parents, miss)
 		return
 	}
-	if !held(pass, m, c) || !workAfter(parents, r.End()) {
+	if !m.Held(c) || !workAfter(parents, r.End()) {
 		return
 	}
 	report := func(format string, args ...any) {

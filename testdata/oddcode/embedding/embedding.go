@@ -31,6 +31,10 @@ func ThroughInterface(ctx context.Context, s Store) {
 	s.SetNX(ctx, "lock:"+s.Name(), "t", 0) // want "lock key `\"lock:\" \\+ s\\.Name\\(\\)` acquired with no expiry" "lock key `\"lock:\" \\+ s\\.Name\\(\\)` acquired with a non-unique token \\(the constant `\"t\"`\\)"
 }
 
+func ReleaseThroughInterface(ctx context.Context, s Store) {
+	s.Del(ctx, "lock:"+s.Name()) // want "DEL of lock key `\"lock:\" \\+ s\\.Name\\(\\)` without an owner check"
+}
+
 func ThroughStruct(ctx context.Context, c *Conn) {
 	if c.SetNX(ctx, c.lockKey, "t", time.Second).Val() { // want "lock key `c\\.lockKey` acquired with a non-unique token \\(the constant `\"t\"`\\)"
 		c.Del(ctx, c.lockKey) // want "DEL of lock key `c\\.lockKey` without an owner check"

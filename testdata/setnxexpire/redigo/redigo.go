@@ -46,6 +46,10 @@ func forever(conn redis.Conn) {
 	conn.Do("SETNX", "leader", "me") // want "lock key `\"leader\"` acquired with no expiry; set the TTL in the acquire \\(SET NX PX\\) or use `lock\\.Obtain` via `fixredigo\\.Conn`$"
 }
 
+func resign(conn redis.Conn) {
+	conn.Do("DEL", "leader")
+}
+
 // Near miss: a marker key set once.
 func marker(conn redis.Conn, id string) {
 	conn.Do("SETNX", "seen:"+id, 1)

@@ -13,3 +13,7 @@ import (
 func take(ctx context.Context, rdb *redis.Client, token string) bool {
 	return rdb.SetNX(ctx, "lock:nightly", token, 0).Val() // want "lock key `\"lock:nightly\"` acquired with no expiry"
 }
+
+func done(ctx context.Context, rdb *redis.Client) {
+	rdb.Del(ctx, "lock:nightly")
+}
