@@ -20,7 +20,7 @@ import (
 // generated files. Every analyzer of the suite runs on each of them.
 var oddPackages = []string{
 	"generics", "methodvalue", "embedding", "dotimport",
-	"buildtags", "linedirective", "generated",
+	"buildtags", "linedirective", "generated", "foreigniface",
 }
 
 // positionsMoved are packages whose //line directives send diagnostics to

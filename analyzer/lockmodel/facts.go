@@ -142,6 +142,12 @@ func (a *Acquisitions) interfaceAcquirers() bool {
 		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumExplicitMethods() {
 			fn := iface.ExplicitMethod(i)
+			// A type of this package over another's interface (type H
+			// other.Handler[Q, R]) has that package's methods: facts
+			// belong to the package that declares the object.
+			if fn.Pkg() != a.m.Pass.Pkg || fn.Origin() != fn {
+				continue
+			}
 			if _, seen := a.funcs[fn]; seen || !reportsSuccess(fn.Type()) {
 				continue
 			}

@@ -124,7 +124,7 @@ func (b *builder) exportInterfaceForwarders() {
 		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumExplicitMethods() {
 			m := iface.ExplicitMethod(i)
-			if !m.Exported() {
+			if !m.Exported() || m.Pkg() != b.pass.Pkg || m.Origin() != m {
 				continue
 			}
 			if f := b.forwardingImplementation(m); f != nil {
