@@ -17,8 +17,9 @@
 # configured here.
 #
 # Output: one line per repository
-#   repo  commit-ok|commit-MISMATCH  now: a=1,b=2  recorded: a=1,b=2  same|DIFF
-# and exit status 1 when any repository differs from its recorded counts.
+#   repo  commit-ok|commit-MISMATCH  now: a=1,b=2  recorded: a=1,b=2  same|DIFF|CRASH
+# and exit status 1 when any repository differs from its recorded counts
+# or when locklint crashed on it (a panic or an internal error on stderr).
 # With FINDINGS=FILE in the environment, each finding is also appended to
 # FILE as "repo<TAB>analyzer<TAB>position<TAB>message", for scoring the
 # findings site by site against the labels.
@@ -67,6 +68,7 @@ while IFS=$'\t' read -r repo commit client packages sites findings rest; do
 		if [ "$head" = "$commit" ]; then cstate=commit-ok; else cstate=commit-MISMATCH; fi
 	fi
 	out=$(mktemp)
+	errf=$(mktemp)
 	# one locklint run per item: file patterns from different directories
 	# cannot share a run
 	for item in $packages; do
@@ -80,13 +82,18 @@ while IFS=$'\t' read -r repo commit client packages sites findings rest; do
 				go mod init "$modpath" >/dev/null 2>&1
 				GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1
 			fi
-			GOFLAGS=-mod=mod timeout 600 "$bin" -json "$p" 2>/dev/null
+			GOFLAGS=-mod=mod timeout 600 "$bin" -json "$p" 2>>"$errf"
 		) </dev/null >>"$out"
 	done
 	read -r now errs < <(count "$repo" <"$out")
 	rm -f "$out"
 	same=same
 	[ "$now" = "$findings" ] || { same=DIFF; status=1; }
+	# A crash loses every finding of the run it ends: never a count.
+	if grep -q -e '^panic: ' -e 'internal error' "$errf"; then
+		same=CRASH; status=1
+	fi
+	rm -f "$errf"
 	printf '%s\t%s\tnow: %s\trecorded: %s\t%s\t(packages with errors: %s)\n' \
 		"$repo" "$cstate" "$now" "$findings" "$same" "$errs"
 done <"$tsv"
