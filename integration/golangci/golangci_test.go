@@ -257,11 +257,11 @@ func release(ctx context.Context, rdb *redis.Client) {
 	rdb.Del(ctx, "lock:job")
 }
 
-func forceClear(ctx context.Context, rdb *redis.Client) {
+func clearStuck(ctx context.Context, rdb *redis.Client) {
 	rdb.Del(ctx, "lock:job") //nolint:locklint // operator tool that clears a stuck lock
 }
 
-func forceClearOne(ctx context.Context, rdb *redis.Client) {
+func clearStuckOne(ctx context.Context, rdb *redis.Client) {
 	rdb.Del(ctx, "lock:job") //nolint:locklint:unconditionaldel // not a golangci-lint form; still reported
 }
 `
