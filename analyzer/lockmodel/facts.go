@@ -208,13 +208,7 @@ func (a *Acquisitions) polled(call *ast.CallExpr) (Acquirer, bool) {
 		return Acquirer{}, false
 	}
 	for _, arg := range call.Args {
-		var id *ast.Ident
-		switch e := ast.Unparen(arg).(type) {
-		case *ast.Ident:
-			id = e
-		case *ast.SelectorExpr:
-			id = e.Sel
-		}
+		id := namedIdent(arg)
 		if id == nil {
 			continue
 		}
@@ -306,4 +300,16 @@ func reportsSuccess(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// namedIdent returns the identifier an expression names: x, or the Sel of
+// x.y (a method value, a field); nil for anything else.
+func namedIdent(e ast.Expr) *ast.Ident {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return e
+	case *ast.SelectorExpr:
+		return e.Sel
+	}
+	return nil
 }

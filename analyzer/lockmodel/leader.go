@@ -44,10 +44,8 @@ func (m *Model) LeaderAcquire(c *Call) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && roleWords.MatchText(id.Name) {
-				if _, isVar := m.Pass.TypesInfo.ObjectOf(id).(*types.Var); isVar {
-					found = true
-				}
-				if _, isConst := m.Pass.TypesInfo.ObjectOf(id).(*types.Const); isConst {
+				switch m.Pass.TypesInfo.ObjectOf(id).(type) {
+				case *types.Var, *types.Const:
 					found = true
 				}
 			}
@@ -62,14 +60,7 @@ func (m *Model) LeaderAcquire(c *Call) bool {
 	ast.Inspect(c.Func, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok {
 			for _, l := range as.Lhs {
-				var id *ast.Ident
-				switch l := ast.Unparen(l).(type) {
-				case *ast.Ident:
-					id = l
-				case *ast.SelectorExpr:
-					id = l.Sel
-				}
-				if id != nil && roleWords.MatchText(id.Name) && typesx.IsBool(m.Pass.TypesInfo.TypeOf(id)) {
+				if id := namedIdent(l); id != nil && roleWords.MatchText(id.Name) && typesx.IsBool(m.Pass.TypesInfo.TypeOf(id)) {
 					found = true
 				}
 			}
