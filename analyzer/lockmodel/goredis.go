@@ -122,6 +122,9 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 	}
 	spec, ok := goRedisMethods[name]
 	if !ok {
+		if k := arg(call, ps, "key"); k != nil && setCommand(upper(name)) {
+			b.m.collections = append(b.m.collections, k)
+		}
 		return nil
 	}
 	c := &Call{Command: spec.cmd, Flags: spec.flags, Method: name, Expr: call, Recv: recv, Ctx: arg(call, ps, "ctx")}

@@ -106,12 +106,25 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// name.
 		return NotLock, Why{}
 	}
+	if m.collectionKey(k.id) {
+		// A set or a sorted set: data, not a lock.
+		return NotLock, Why{}
+	}
+	if m.lockTokenKey(k.id) {
+		// Named by a lock's token: one acquisition's own key.
+		return NotLock, Why{}
+	}
 	if m.requestKey(key) {
 		// One request's marker: only its duplicates contend.
 		return NotLock, Why{}
 	}
 	if m.keys.lockish(key, 0, map[ast.Node]bool{}) {
 		return ByName, Why{}
+	}
+	if m.Probe(c) {
+		// Written and deleted back to back, under a name that says
+		// nothing: nothing runs under it.
+		return NotLock, Why{}
 	}
 	if m.ownRecord(k) {
 		// A taker's own record: usage outweighs how it is taken.

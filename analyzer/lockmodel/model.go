@@ -70,6 +70,15 @@ type Model struct {
 	ownedRelease map[*types.Func]int
 	// randSeeded caches randPerProcess: 1 yes, -1 no, 0 not asked.
 	randSeeded int8
+	// collections are the keys the package sends set or sorted-set
+	// commands to, and collectionIDs their identities, once asked.
+	collections   []ast.Expr
+	collectionIDs map[string]bool
+	// probes caches Probe.
+	probes map[*Call]bool
+	// tokenKeys are the identities of the values that acquires store in
+	// other keys (lockTokenKey), once asked.
+	tokenKeys map[string]bool
 }
 
 // Loop is a for or range statement, with the body of the innermost

@@ -3,7 +3,12 @@ package lockmodel
 // Locks with no lease: a key that every acquire takes with no TTL and
 // nothing ever gives one, so that it is held until its holder deletes it.
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
 
 // NoLease reports whether k, a key of c, is taken in this package with
 // no expiry, in a package that gives no lock a lease: no acquire sets a
@@ -22,7 +27,7 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 	}
 	taken := false
 	for _, o := range m.Calls {
-		if o == c {
+		if o == c || m.Probe(o) {
 			continue
 		}
 		// A lease given anywhere in the package may be this key's under
@@ -33,8 +38,40 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 			return false
 		}
 		for _, ok := range o.Keys {
-			taken = taken || o.Acquires() && same(ok)
+			taken = taken || o.Acquires() && (same(ok) || m.sameParamKey(o, ok, c, k))
 		}
 	}
 	return taken
+}
+
+// sameParamKey reports whether a's key ak and b's key bk are each their
+// method's parameter, unchanged or converted, in two methods of one type:
+// Lock(key) and Unlock(key) take and drop what their caller names.
+func (m *Model) sameParamKey(a *Call, ak ast.Expr, b *Call, bk ast.Expr) bool {
+	if a.Decl == nil || b.Decl == nil || a.Decl.Recv == nil || b.Decl.Recv == nil || a.Func != a.Decl || b.Func != b.Decl {
+		return false
+	}
+	fa, _ := m.Pass.TypesInfo.Defs[a.Decl.Name].(*types.Func)
+	fb, _ := m.Pass.TypesInfo.Defs[b.Decl.Name].(*types.Func)
+	if fa == nil || fb == nil || typesx.RecvBase(a.Decl.Recv.List[0].Type) != typesx.RecvBase(b.Decl.Recv.List[0].Type) {
+		return false
+	}
+	_, okA := m.paramOf(fa, m.unconvert(ak))
+	_, okB := m.paramOf(fb, m.unconvert(bk))
+	return okA && okB
+}
+
+// unconvert strips conversions to a string type: string(key).
+func (m *Model) unconvert(e ast.Expr) ast.Expr {
+	for {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return e
+		}
+		tv, ok := m.Pass.TypesInfo.Types[call.Fun]
+		if !ok || !tv.IsType() {
+			return e
+		}
+		e = call.Args[0]
+	}
 }

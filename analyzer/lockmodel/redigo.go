@@ -77,6 +77,9 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 	cmd, ok := redigoCommands[upper(cmdName)]
 	if !ok {
 		cmd = CmdOther
+		if len(args) > 0 && setCommand(upper(cmdName)) {
+			b.m.collections = append(b.m.collections, args[0])
+		}
 	}
 	c := &Call{Command: cmd, Method: method, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
 	if call.Ellipsis.IsValid() && args == nil && cmd.IsDelete() && len(call.Args) > 0 {

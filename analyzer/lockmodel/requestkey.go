@@ -146,3 +146,26 @@ func (m *Model) tokenNamed(key ast.Expr) bool {
 	}
 	return false
 }
+
+// lockTokenKey reports whether key is named by the token another lock is
+// taken with: a waiter's own marker or wake-up channel, written under
+// the value it stores in the lock it waits for. That value is made for
+// one acquisition (or the lock's owner check means nothing), so nobody
+// else writes the key.
+func (m *Model) lockTokenKey(id string) bool {
+	if m.tokenKeys == nil {
+		m.tokenKeys = map[string]bool{}
+		for _, o := range m.Calls {
+			if !o.Acquires() || o.Value == nil || o.Key() == nil {
+				continue
+			}
+			if _, ok := constStringOf(m.Pass.TypesInfo, o.Value); ok {
+				continue
+			}
+			if v := m.KeyID(o.Value); v != "" && v != m.KeyID(o.Key()) {
+				m.tokenKeys[v] = true
+			}
+		}
+	}
+	return id != "" && m.tokenKeys[id]
+}

@@ -63,7 +63,7 @@ func recursions(pass *analysis.Pass, m *lockmodel.Model, acq *lockmodel.Acquisit
 					break
 				}
 			}
-			if retried == nil {
+			if retried == nil || stateSteps(info, fn, fd.Body, selfs) {
 				continue
 			}
 			sc := newScope(pass, fd.Body, fd.Body, nil, redis, sums)
@@ -95,6 +95,55 @@ func selfCalls(info *types.Info, fn *types.Func, body *ast.BlockStmt) []*ast.Cal
 		return false, false
 	})
 	return out
+}
+
+// stateSteps reports whether every call of itself passes, for a
+// parameter the body switches or branches on, another value than the
+// one it was given: each call moves to another state (a fallback to a
+// plan the function handles otherwise), which the pass cannot bound and
+// which is not the same attempt again. A context is no state: a call
+// with a fresh one is a retry.
+func stateSteps(info *types.Info, fn *types.Func, body *ast.BlockStmt, selfs []*ast.CallExpr) bool {
+	params := fn.Type().(*types.Signature).Params()
+	branched := map[types.Object]bool{}
+	mark := func(e ast.Expr) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				branched[info.Uses[id]] = true
+			}
+			return true
+		})
+	}
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		switch n := n.(type) {
+		case *ast.SwitchStmt:
+			if n.Tag != nil {
+				mark(n.Tag)
+			}
+		case *ast.IfStmt:
+			mark(n.Cond)
+		}
+		return false, false
+	})
+	for _, c := range selfs {
+		moved := false
+		for i, a := range c.Args {
+			if i >= params.Len() || c.Ellipsis.IsValid() {
+				break
+			}
+			p := params.At(i)
+			if typesx.IsContext(p.Type()) || !branched[p] || steps(info, a, p) {
+				continue
+			}
+			if id, ok := ast.Unparen(a).(*ast.Ident); !ok || info.Uses[id] != p {
+				moved = true
+			}
+		}
+		if !moved {
+			return false
+		}
+	}
+	return len(selfs) > 0
 }
 
 // steps reports whether a is p ± n: the call passes the next attempt.

@@ -3,7 +3,7 @@
 //
 // # Analyzer releasectx
 //
-// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended
+// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, or one in the branch where its context is done
 //
 // A release deferred in a handler runs after the work, under the
 // handler's context. When the client has disconnected (an HTTP
@@ -46,10 +46,14 @@
 // work also runs under; or a WithCancel context whose cancel is deferred
 // after the release, and so runs first.
 //
+// A release that is not deferred is reported when it runs in the branch
+// that runs only once its context is done, a select case on ctx.Done()
+// or the body of if ctx.Err() != nil: it cannot be sent at all.
+//
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a context parameter of
-// an ordinary function, which may well outlive the release; for a
-// release that is not deferred (right after the work, a context
+// an ordinary function, which may well outlive the release; for any
+// other release that is not deferred (right after the work, a context
 // cancelled by a deferred cancel is still live); and for _test.go files
 // (set -tests to check those too). Frameworks whose own context type is
 // the context (gin's *gin.Context passed as one) are not followed.

@@ -112,6 +112,9 @@ func (a *checker) visit(stack []ast.Node, call *ast.CallExpr) {
 	}
 	s := atExit(stack, carrier)
 	if s == nil {
+		if branch := a.doneBranch(stack, carrier, ctx); branch != nil {
+			a.reportDone(branch, ctx, head, what)
+		}
 		return
 	}
 	o := a.classify(s, ctx, 0)
@@ -216,6 +219,17 @@ func (a *checker) report(s *site, o origin, ctx, head ast.Expr, what string, c *
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	diag.Report(a.pass, d)
+}
+
+// reportDone reports a release in a branch that runs once its context is
+// done: the client fails it at once.
+func (a *checker) reportDone(branch ast.Node, ctx, head ast.Expr, what string) {
+	fset := a.pass.Fset
+	diag.Report(a.pass, analysis.Diagnostic{
+		Pos: head.Pos(), End: head.End(),
+		Message: fmt.Sprintf("%s under %s in the branch where %s is done (line %d): it fails without being sent, so the lock stays until its TTL; release under `context.WithoutCancel` with a timeout",
+			what, diag.Code(fset, ctx), diag.Code(fset, ctx), diag.Line(fset, branch.Pos())),
+	})
 }
 
 // toLibrary reports whether c is a delete whose token the model knows:

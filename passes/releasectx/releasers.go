@@ -53,6 +53,7 @@ func (a *checker) findReleasers() {
 		a.record(c.Decl, c.Ctx)
 	}
 	a.libraryReleasers()
+	a.wrapperReleasers()
 	a.interfaceReleasers()
 }
 

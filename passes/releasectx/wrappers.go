@@ -37,6 +37,62 @@ func (a *checker) libraryReleasers() {
 	}
 }
 
+// maxWrapperDepth bounds how many of the package's own layers a release
+// is followed up through.
+const maxWrapperDepth = 3
+
+// wrapperReleasers records the functions that call a releaser of the
+// package under their own context parameter, outside closures and
+// defers, layer by layer: Release(ctx) that runs release(ctx, n), which
+// sends the script.
+func (a *checker) wrapperReleasers() {
+	// An acquire that gives back what it took on failure is no release.
+	acquires := map[*ast.FuncDecl]bool{}
+	for _, c := range a.m.Calls {
+		if c.Decl != nil && c.Acquires() {
+			acquires[c.Decl] = true
+		}
+	}
+	for range maxWrapperDepth {
+		before := len(a.releasers)
+		for _, f := range a.pass.Files {
+			for _, d := range f.Decls {
+				decl, ok := d.(*ast.FuncDecl)
+				if !ok || decl.Body == nil || acquires[decl] {
+					continue
+				}
+				if fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func); fn == nil || a.has(fn) {
+					continue
+				}
+				typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
+					switch n := n.(type) {
+					case *ast.DeferStmt, *ast.GoStmt:
+						return false, true
+					case *ast.CallExpr:
+						fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
+						if fn == nil || fn.Pkg() != a.pass.Pkg {
+							return false, false
+						}
+						if i, ok := a.releasers[fn.Origin()]; ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
+							a.record(decl, n.Args[i])
+						}
+					}
+					return false, false
+				})
+			}
+		}
+		if len(a.releasers) == before {
+			return
+		}
+	}
+}
+
+// has reports whether fn is already a releaser.
+func (a *checker) has(fn *types.Func) bool {
+	_, ok := a.releasers[fn]
+	return ok
+}
+
 // interfaceReleasers makes a method of an interface declared in the
 // package a releaser when the interface has exactly one implementation
 // among the package's types, outside test files, and that type's method

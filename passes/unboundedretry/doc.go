@@ -127,5 +127,7 @@
 // that decides whether to make that call is a bound. An attempt
 // parameter that the call passes stepped (attempt+1, left-1), a context
 // or a deadline passed down unchanged bound it; a walk that recurses
-// whether or not it got the lock is not a retry.
+// whether or not it got the lock is not a retry, nor is a call that
+// passes another value for a parameter the function switches or
+// branches on (a fallback to a plan it handles otherwise).
 package unboundedretry

@@ -49,7 +49,11 @@
 // which deletes whoever holds the key by design), the release of a lock
 // that every acquire takes with no TTL and nothing gives one (no lease can
 // lapse, so no later holder can be deleted; setnxexpire reports the
-// acquire), and cleanup in _test.go files (set -tests to check those too).
+// acquire; Lock(key) and Unlock(key) of one type are one key), a probe
+// (a key that says nothing of a lock, written with SETNX and deleted by
+// the next statement), a key named by another lock's token (a waiter's
+// own marker), a key the package uses as a set or a sorted set, and
+// cleanup in _test.go files (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the DEL (the value
 // of a SETNX / SET NX of the same key in the same function, or in a method
