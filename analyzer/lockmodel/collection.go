@@ -22,7 +22,9 @@ func setCommand(u string) bool {
 }
 
 // collectionKey reports whether id is the identity of a key the package
-// uses as a set or a sorted set.
+// uses as a set or a sorted set, and never as a string: taken, written,
+// read, counted or passed to a script (a ZCARD of a lock key by mistake
+// does not make the lock a set).
 func (m *Model) collectionKey(id string) bool {
 	if len(m.collections) == 0 || id == "" {
 		return false
@@ -31,6 +33,14 @@ func (m *Model) collectionKey(id string) bool {
 		m.collectionIDs = map[string]bool{}
 		for _, k := range m.collections {
 			m.collectionIDs[m.KeyID(k)] = true
+		}
+		for _, c := range m.Calls {
+			switch c.Command {
+			case CmdSetNX, CmdSet, CmdGet, CmdDelEx, CmdIncr, CmdDecr, CmdEval:
+				for _, k := range c.Keys {
+					delete(m.collectionIDs, m.KeyID(k))
+				}
+			}
 		}
 	}
 	return m.collectionIDs[id]

@@ -3,7 +3,8 @@
 // sorted set scored by time, and ReleaseAllTickets deletes the set to
 // hand every ticket back. A lock is a string key; a key ranged over as a
 // sorted set is data, whatever the function that deletes it is called.
-// The near miss releases a string key, taken with SET NX, the same way.
+// The near miss releases a string key, taken with SET NX, the same way;
+// a ZCARD of it by mistake does not make it a set.
 package setrelease
 
 import (
@@ -64,6 +65,15 @@ func (b *backend) TryAssign(ctx context.Context, token string) (bool, error) {
 		return false, nil
 	}
 	return reply == "OK", err
+}
+
+func (b *backend) Waiting(ctx context.Context) (int, error) {
+	conn, err := b.pool.GetContext(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	return redis.Int(conn.Do("ZCARD", assignLock))
 }
 
 func (b *backend) ReleaseAssign(ctx context.Context) error {
