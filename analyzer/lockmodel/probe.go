@@ -85,6 +85,9 @@ func simpleStmt(s ast.Stmt, pos token.Pos) bool {
 func stmtIndex(body *ast.BlockStmt, pos token.Pos) ([]ast.Stmt, int) {
 	var list []ast.Stmt
 	idx := -1
+	if body == nil {
+		return nil, idx
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || !within(pos, n) {
 			return false
