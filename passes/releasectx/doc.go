@@ -48,7 +48,7 @@
 //
 // A release that is not deferred is reported when it runs in the branch
 // that runs only once its context is done, a select case on ctx.Done()
-// or the body of if ctx.Err() != nil: it cannot be sent at all.
+// or the body of if ctx.Err() != nil: the client fails it at once.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a context parameter of

@@ -227,7 +227,7 @@ func (a *checker) reportDone(branch ast.Node, ctx, head ast.Expr, what string) {
 	fset := a.pass.Fset
 	diag.Report(a.pass, analysis.Diagnostic{
 		Pos: head.Pos(), End: head.End(),
-		Message: fmt.Sprintf("%s under %s in the branch where %s is done (line %d): it fails without being sent, so the lock stays until its TTL; release under `context.WithoutCancel` with a timeout",
+		Message: fmt.Sprintf("%s under %s in the branch where %s is done (line %d): the client fails it at once, so the lock may stay until its TTL; release under `context.WithoutCancel` with a timeout",
 			what, diag.Code(fset, ctx), diag.Code(fset, ctx), diag.Line(fset, branch.Pos())),
 	})
 }
