@@ -72,8 +72,9 @@ func check(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	}
 }
 
-// incremented returns the KEYS indices the script steps by one: fence
-// counters.
+// incremented returns the KEYS indices the script steps by one and
+// whose count it returns: fence counters. A count the script keeps to
+// itself (readers of a read-write lock) is no fence.
 func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 	out := map[int]bool{}
 	text, ok := m.ScriptText(c)
@@ -81,7 +82,7 @@ func incremented(m *lockmodel.Model, c *lockmodel.Call) map[int]bool {
 		return out
 	}
 	for _, lc := range lockmodel.LuaCalls(text.Text) {
-		if lc.Fences() {
+		if lc.Fences() && lc.Returned {
 			out[lc.Key()] = true
 		}
 	}

@@ -49,7 +49,9 @@
 // *ClusterClient, UniversalClient, and Ring, which sends a script to the
 // shard of its first key only), and, whatever the client, when the keys
 // are a lock key and a fence key (a fence word in the key, or a key the
-// script INCRs): that pattern is meant to survive a move to the Cluster.
+// script INCRs and whose count it returns; a count it keeps, such as a
+// read-write lock's readers, is no fence): that pattern is meant to
+// survive a move to the Cluster.
 // rueidis and redigo clients do not say whether they talk to a Cluster;
 // set -anyclient to treat every client as one.
 //

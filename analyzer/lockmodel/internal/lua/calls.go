@@ -47,6 +47,10 @@ type Call struct {
 	// NilChecks are the comparisons of the reply itself, not of a part
 	// of it or of a function of it, with nil, in source order.
 	NilChecks []NilCheck
+	// Returned is set when the script returns the reply: a return
+	// statement on one line holds the call, or a variable it was ever
+	// assigned to (return f, return {f, v}, return tonumber(f)).
+	Returned bool
 }
 
 // NilCheck is one comparison of a call's reply with nil:

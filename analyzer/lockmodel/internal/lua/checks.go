@@ -13,9 +13,17 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 	for k, c := range callEnd {
 		shut[c] = k
 	}
+	ever := map[string]*Call{} // every variable a reply was assigned to
 	for j := 0; j < len(toks); j++ {
 		if isOp(toks[j], "=") {
 			bindReply(toks, j, byVar, callStart)
+			for n, c := range byVar {
+				ever[n] = c
+			}
+			continue
+		}
+		if isName(toks[j], "return") {
+			returned(toks, j, ever, callStart)
 			continue
 		}
 		if toks[j].Kind == nameTok && toks[j].Text == "not" && j+1 < len(toks) {
@@ -363,4 +371,23 @@ func passesValue(c *Call) bool {
 		}
 	}
 	return false
+}
+
+// returned marks the calls whose reply the return statement at toks[ret]
+// gives back: a call on its line, or a variable one was assigned to.
+func returned(toks []Token, ret int, ever map[string]*Call, callStart map[int]*Call) {
+	for k := ret + 1; k < len(toks) && toks[k].Line == toks[ret].Line; k++ {
+		if isName(toks[k], "end") || isName(toks[k], "else") || isName(toks[k], "elseif") {
+			return
+		}
+		if c, ok := callStart[k]; ok {
+			c.Returned = true
+			continue
+		}
+		if toks[k].Kind == nameTok && (k == 0 || !isOp(toks[k-1], ".", ":")) {
+			if c := ever[toks[k].Text]; c != nil {
+				c.Returned = true
+			}
+		}
+	}
 }

@@ -343,3 +343,34 @@ func TestLuaFences(t *testing.T) {
 		}
 	}
 }
+
+// A reply is returned by the script when a return statement holds the
+// call or a variable it was assigned to; a counter stepped and then
+// reset, with a constant returned, is not.
+func TestLuaReturned(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"if redis.call('SET', KEYS[1], ARGV[1], 'NX') then return redis.call('INCR', KEYS[2]) end return 0", true},
+		{"local f = redis.call('INCR', KEYS[2])\nreturn f", true},
+		{"local f = redis.call('INCR', KEYS[2])\nf = tonumber(f) + 1\nreturn {f, ARGV[1]}", true},
+		{"return tonumber(redis.call('INCR', KEYS[2]))", true},
+		{"local count = redis.call('INCR', KEYS[1])\nif count == 1 then\n  redis.call('PEXPIRE', KEYS[1], ARGV[1])\nend\nreturn 1", false},
+		{"local count = redis.call('INCR', KEYS[1])\nif count > 5 then return 0 end\nreturn 1", false},
+		{"local n = redis.call('INCR', KEYS[1])\nreturn redis.status_reply('OK')", false},
+	} {
+		var incr *Call
+		for _, lc := range Calls(c.src) {
+			if lc.Command == "INCR" {
+				incr = lc
+			}
+		}
+		if incr == nil {
+			t.Fatalf("%q: no INCR", c.src)
+		}
+		if incr.Returned != c.want {
+			t.Errorf("%q: Returned = %v, want %v", c.src, incr.Returned, c.want)
+		}
+	}
+}
