@@ -23,6 +23,11 @@
 //		rdb.Del(ctx, key) // the lock may have passed to someone else by now
 //	}
 //
+// A compare-and-delete script given, as its owner, the value a GET has
+// just read from the key it deletes checks nothing: the key always holds
+// what was read from it (but for a change between the two round trips),
+// so the script deletes whoever holds the lock, and is reported too.
+//
 // Release with one atomic, owner-checked command: DELEX key IFEQ token on
 // Redis 8.4+, or the compare-and-delete Lua script on older servers.
 // fix.Release from github.com/locklint/locklint/analyzer/fix does both

@@ -36,6 +36,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, c := range m.Calls {
+		if g := m.SelfCompare(c); g != nil && (tests || !m.IsTestFile(c)) && m.IsLockKey(g, g.Key()) {
+			reportSelf(pass, m, c, g)
+			continue
+		}
 		if !(c.Command.IsDelete() || c.EndsNow) || (!tests && m.IsTestFile(c)) || m.Forced(c) {
 			continue
 		}
@@ -79,6 +83,17 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	diag.Report(pass, d)
+}
+
+// reportSelf reports a release script given, as its owner, the value a
+// GET just read from the key it deletes.
+func reportSelf(pass *analysis.Pass, m *lockmodel.Model, c, g *lockmodel.Call) {
+	diag.Report(pass, analysis.Diagnostic{
+		Pos: c.Pos(), End: c.End(),
+		Message: fmt.Sprintf("%s compares lock key %s with the value read from it on line %d, so it deletes whoever holds it; %s",
+			c.Command.String(), diag.KeyText(m, g, g.Key()), diag.Line(pass.Fset, g.Pos()), useRelease(m, c)),
+		Related: []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "the owner compared is read here, not the token the lock was taken with"}},
+	})
 }
 
 // release rewrites a DEL of one key whose token is known into the
