@@ -23,6 +23,17 @@ func (a *checker) doneBranch(stack []ast.Node, carrier *ast.CallExpr, ctx ast.Ex
 	if v == nil {
 		return nil
 	}
+	var decl *ast.FuncDecl
+	for _, n := range stack {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			decl = d
+			break
+		}
+	}
+	if decl == nil {
+		// A literal at package level: its assignments are not indexed.
+		return nil
+	}
 	for i := len(stack) - 1; i > 0; i-- {
 		var body []ast.Stmt
 		var branch ast.Node
@@ -41,11 +52,11 @@ func (a *checker) doneBranch(stack []ast.Node, carrier *ast.CallExpr, ctx ast.Ex
 		if branch == nil {
 			continue
 		}
-		for _, st := range body {
-			if st.Pos() >= carrier.Pos() {
-				break
-			}
-			if assigns(info, st, v) {
+		if len(body) == 0 {
+			return branch
+		}
+		for _, as := range assignments(info, decl, v) {
+			if body[0].Pos() <= as.pos && as.pos < carrier.Pos() {
 				return nil
 			}
 		}
@@ -90,20 +101,4 @@ func (a *checker) methodOf(e ast.Expr, v *types.Var, name string) bool {
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	return ok && a.pass.TypesInfo.Uses[id] == v
-}
-
-// assigns reports whether st assigns v, at any depth.
-func assigns(info *types.Info, st ast.Stmt, v *types.Var) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok {
-			for _, l := range as.Lhs {
-				if id, ok := l.(*ast.Ident); ok && (info.Uses[id] == v || info.Defs[id] == v) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
 }

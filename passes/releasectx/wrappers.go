@@ -15,26 +15,7 @@ import (
 // parameter, outside closures and defers: a service's Unlock(ctx) around
 // redsync's UnlockContext(ctx).
 func (a *checker) libraryReleasers() {
-	for _, f := range a.pass.Files {
-		for _, d := range f.Decls {
-			decl, ok := d.(*ast.FuncDecl)
-			if !ok || decl.Body == nil {
-				continue
-			}
-			typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
-				switch n := n.(type) {
-				case *ast.DeferStmt, *ast.GoStmt:
-					return false, true
-				case *ast.CallExpr:
-					fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
-					if i, ok := lockmodel.ReleasesUnder(fn); ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
-						a.record(decl, n.Args[i])
-					}
-				}
-				return false, false
-			})
-		}
-	}
+	a.releasesUnder(func(*ast.FuncDecl) bool { return true }, lockmodel.ReleasesUnder)
 }
 
 // maxWrapperDepth bounds how many of the package's own layers a release
@@ -53,44 +34,51 @@ func (a *checker) wrapperReleasers() {
 			acquires[c.Decl] = true
 		}
 	}
+	candidate := func(decl *ast.FuncDecl) bool {
+		fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+		_, done := a.releasers[fn]
+		return fn != nil && !done && !acquires[decl]
+	}
+	own := func(fn *types.Func) (int, bool) {
+		if fn == nil || fn.Pkg() != a.pass.Pkg {
+			return 0, false
+		}
+		i, ok := a.releasers[fn.Origin()]
+		return i, ok
+	}
 	for range maxWrapperDepth {
 		before := len(a.releasers)
-		for _, f := range a.pass.Files {
-			for _, d := range f.Decls {
-				decl, ok := d.(*ast.FuncDecl)
-				if !ok || decl.Body == nil || acquires[decl] {
-					continue
-				}
-				if fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func); fn == nil || a.has(fn) {
-					continue
-				}
-				typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
-					switch n := n.(type) {
-					case *ast.DeferStmt, *ast.GoStmt:
-						return false, true
-					case *ast.CallExpr:
-						fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
-						if fn == nil || fn.Pkg() != a.pass.Pkg {
-							return false, false
-						}
-						if i, ok := a.releasers[fn.Origin()]; ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
-							a.record(decl, n.Args[i])
-						}
-					}
-					return false, false
-				})
-			}
-		}
+		a.releasesUnder(candidate, own)
 		if len(a.releasers) == before {
 			return
 		}
 	}
 }
 
-// has reports whether fn is already a releaser.
-func (a *checker) has(fn *types.Func) bool {
-	_, ok := a.releasers[fn]
-	return ok
+// releasesUnder records each function of the package that candidate
+// accepts and that calls, outside closures and defers, a function that
+// releases under its parameter ctxArg of, passing it a context.
+func (a *checker) releasesUnder(candidate func(*ast.FuncDecl) bool, ctxArg func(*types.Func) (int, bool)) {
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.FuncDecl)
+			if !ok || decl.Body == nil || !candidate(decl) {
+				continue
+			}
+			typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
+				switch n := n.(type) {
+				case *ast.DeferStmt, *ast.GoStmt:
+					return false, true
+				case *ast.CallExpr:
+					fn, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
+					if i, ok := ctxArg(fn); ok && i < len(n.Args) && !n.Ellipsis.IsValid() {
+						a.record(decl, n.Args[i])
+					}
+				}
+				return false, false
+			})
+		}
+	}
 }
 
 // interfaceReleasers makes a method of an interface declared in the
