@@ -35,8 +35,13 @@ type Call struct {
 	// suggested fix may move or pass on.
 	Lease bool
 	// NoTTL is true when the command sets no expiry: the argument is absent,
-	// constant zero or KeepTTL on a key that NX says did not exist.
+	// constant zero or KeepTTL on a key that NX says did not exist, or a
+	// variable that is zero unless TTLBranch runs.
 	NoTTL bool
+	// TTLBranch is the if statement that alone gives a zero TTL variable
+	// a value (ttl := 0; if opts.TTL != nil { ttl = *opts.TTL }): the
+	// acquire has no expiry unless it runs. Nil otherwise.
+	TTLBranch *ast.IfStmt
 	// EndsNow is true for an EXPIRE-family command that removes the key
 	// at once: EXPIRE or PEXPIRE with a constant of zero or less,
 	// EXPIREAT or PEXPIREAT with the present time. It is a delete in

@@ -26,7 +26,7 @@ func setCommand(u string) bool {
 // read, counted or passed to a script (a ZCARD of a lock key by mistake
 // does not make the lock a set).
 func (m *Model) collectionKey(id string) bool {
-	if len(m.collections) == 0 || id == "" {
+	if len(m.collections) == 0 {
 		return false
 	}
 	if m.collectionIDs == nil {
@@ -43,5 +43,5 @@ func (m *Model) collectionKey(id string) bool {
 			}
 		}
 	}
-	return m.collectionIDs[id]
+	return id != "" && m.collectionIDs[id]
 }

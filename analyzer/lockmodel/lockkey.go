@@ -230,9 +230,10 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 	if d == nil {
 		return Why{}, false
 	}
-	if !m.funcNames[d] || m.locksThroughHandle(d) {
+	if !m.funcNames[d] {
 		return Why{}, false
 	}
+	takes := false
 	for _, o := range m.Calls {
 		if o.Decl != d {
 			continue
@@ -242,6 +243,12 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 				return Why{}, false
 			}
 		}
+		takes = takes || o.Acquires()
+	}
+	// A function that takes the key itself may still call a lock-named
+	// method on another value: its own clean-up, not a handle.
+	if !takes && m.locksThroughHandle(d) {
+		return Why{}, false
 	}
 	return Why{Func: d}, true
 }

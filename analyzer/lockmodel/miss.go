@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzer/lockmodel/internal/lua"
 	"github.com/locklint/locklint/internal/typesx"
 )
 
@@ -17,11 +18,12 @@ import (
 type Miss uint8
 
 const (
-	// MissUnknown: the model cannot say (a script returns what it
-	// returns; a wrapper's results are its own).
+	// MissUnknown: the model cannot say (a script that may answer nil
+	// or an error; a wrapper's results are its own).
 	MissUnknown Miss = iota
 	// MissFalse: a false or 0 reply with a nil error. go-redis's SetNX
-	// (false, nil), and SETNX's integer 0 through any client.
+	// (false, nil), SETNX's integer 0 through any client, and a script
+	// whose every way out returns a number.
 	MissFalse
 	// MissNilReply: a nil reply with a nil error: redigo's SET NX read
 	// without a reply helper.
@@ -58,6 +60,10 @@ func (m *Model) Miss(c *Call) Miss {
 	case CmdSetNX:
 		// SETNX replies 0; go-redis's and goframe's SetNX give false.
 		return MissFalse
+	case CmdEval:
+		if text, ok := m.ScriptText(c); ok && lua.NumberReplies(text.Text) {
+			return MissFalse
+		}
 	case CmdSet:
 		if c.Client == GoRedis && c.Method == "SetNX" {
 			// With a TTL, SetNX sends SET NX PX and still gives false.

@@ -27,8 +27,9 @@ type Model struct {
 	loops      []Loop
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
-	// impls caches implementations.
-	impls map[*types.Func][]*types.Func
+	// impls caches implementations; passes ask for them concurrently.
+	implsMu sync.Mutex
+	impls   map[*types.Func][]*types.Func
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool
@@ -76,6 +77,8 @@ type Model struct {
 	collectionIDs map[string]bool
 	// probes caches Probe.
 	probes map[*Call]bool
+	// drops are the functions whose own body deletes a key (Drops).
+	drops map[*types.Func]bool
 	// tokenKeys are the identities of the values that acquires store in
 	// other keys (lockTokenKey), once asked.
 	tokenKeys map[string]bool
@@ -106,7 +109,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil), (*TakesLock)(nil), (*DropsKey)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -174,10 +177,23 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ctorTokens = m.ctorCalls()
+	m.drops = m.dropFuncs()
+	m.warm()
 	exportTokenParams(m)
+	exportTakers(m)
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
 		exportObtainers(m)
 	}
 	return m, nil
+}
+
+// warm fills the caches that LockKey fills on first use, so that the
+// passes, which run concurrently on one model, only read them.
+func (m *Model) warm() {
+	m.collectionKey("")
+	m.lockTokenKey("")
+	for _, c := range m.Calls {
+		m.Probe(c)
+	}
 }

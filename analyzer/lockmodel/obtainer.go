@@ -151,7 +151,10 @@ func (m *Model) NoReturn(call *ast.CallExpr) bool { return !mayReturn(m.Pass.Typ
 // deletes nor expires that key, so the work is its caller's. A caller
 // that drops the bool runs that work whether or not the lock was taken.
 func (m *Model) Taker(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() != m.Pass.Pkg || m.keys == nil {
+	if fn != nil && fn.Pkg() != m.Pass.Pkg {
+		return m.Pass.ImportObjectFact(fn.Origin(), new(TakesLock))
+	}
+	if fn == nil || m.keys == nil {
 		return false
 	}
 	res := fn.Type().(*types.Signature).Results()
@@ -175,6 +178,9 @@ func (m *Model) Taker(fn *types.Func) bool {
 		switch {
 		case c.Acquires() && !c.Queued && !c.Deferred && take == nil:
 			take = c
+		case c.Command.IsExpire() && m.TTLRepair(c):
+			// The lease given back to a key a dead holder left with
+			// none, on a miss: still only a take.
 		case c.Acquires(), c.Command.IsDelete(), c.Command.IsExpire(), c.Command == CmdDelEx, c.Command == CmdEval:
 			// A second take, or a release in the same body: the function
 			// does more than take, and its result may say something else.

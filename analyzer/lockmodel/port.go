@@ -40,6 +40,7 @@ const (
 	pScript                    // string
 	pEvalKeys                  // []string
 	pArgs                      // ...any
+	pSetArgs                   // go-redis's SetArgs
 )
 
 // portShapes are the port methods the model reads, by the go-redis
@@ -59,6 +60,8 @@ var portShapes = map[string][]struct {
 	"Incr":    {{"key", pKey}},
 	"Decr":    {{"key", pKey}},
 	"Eval":    {{"script", pScript}, {"keys", pEvalKeys}, {"args", pArgs}},
+	// Under any name: go-redis's own SetArgs type says what it sends.
+	"SetArgs": {{"key", pKey}, {"value", pValue}, {"a", pSetArgs}},
 }
 
 // portMethodOf is a port method read as the go-redis method it stands for.
@@ -71,7 +74,7 @@ type portMethodOf struct {
 // method, or nil. A port implemented in the package is read through its
 // implementations instead, which say what each method really sends.
 func (b *builder) portMethod(fn *types.Func) *portMethodOf {
-	if _, named := portShapes[fn.Name()]; !named {
+	if _, named := portShapes[fn.Name()]; !named && !takesSetArgs(fn) {
 		return nil
 	}
 	if p, ok := b.ports[fn]; ok {
@@ -100,36 +103,56 @@ func portParams(fn *types.Func) (name string, ps map[string]int) {
 	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
 		return "", nil
 	}
-	if _, ok := portShapes[fn.Name()]; !ok || !isPort(sig.Recv().Type()) {
+	name = fn.Name()
+	if _, ok := portShapes[name]; !ok {
+		name = "SetArgs"
+	}
+	if ps = portMethod(fn, name); ps == nil || !isPort(sig.Recv().Type()) {
 		return "", nil
 	}
-	name = fn.Name()
 	if alias, ok := portAliases[name]; ok {
 		name = alias
 	}
-	return name, portMethod(fn)
+	return name, ps
 }
 
-// isPort reports whether the interface t has a SetNX with a port's shape.
+// takesSetArgs reports whether fn's last parameter is go-redis's SetArgs.
+func takesSetArgs(fn *types.Func) bool {
+	ps := fn.Type().(*types.Signature).Params()
+	return ps.Len() > 0 && isSetArgs(ps.At(ps.Len()-1).Type())
+}
+
+func isSetArgs(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == "SetArgs" && n.Obj().Pkg() != nil && clientPaths[n.Obj().Pkg().Path()] == GoRedis
+}
+
+// isPort reports whether the interface t has a SetNX with a port's shape,
+// or a method, under any name, that takes a key, a value and go-redis's
+// SetArgs (Hold(ctx, key, value, redis.SetArgs{Mode: "NX"})).
 func isPort(t types.Type) bool {
 	iface, ok := t.Underlying().(*types.Interface)
 	if !ok {
 		return false
 	}
 	for i := range iface.NumMethods() {
-		if m := iface.Method(i); m.Name() == "SetNX" {
+		m := iface.Method(i)
+		if m.Name() == "SetNX" {
 			sig := m.Type().(*types.Signature)
 			res := sig.Results()
-			return portMethod(m) != nil && res.Len() >= 1 && typesx.IsBool(res.At(0).Type())
+			return portMethod(m, "SetNX") != nil && res.Len() >= 1 && typesx.IsBool(res.At(0).Type())
+		}
+		if takesSetArgs(m) && portMethod(m, "SetArgs") != nil {
+			return true
 		}
 	}
 	return false
 }
 
 // portMethod matches fn's parameters, after an optional leading context,
-// against the shape its name has, and names them.
-func portMethod(fn *types.Func) map[string]int {
-	shape := portShapes[fn.Name()]
+// against the shape of the command name, and names them.
+func portMethod(fn *types.Func, name string) map[string]int {
+	shape := portShapes[name]
 	sig := fn.Type().(*types.Signature)
 	ps := sig.Params()
 	out := map[string]int{}
@@ -179,6 +202,8 @@ func portKind(t types.Type, k portParam, variadic bool) bool {
 		return !variadic && typesx.IsString(elem())
 	case pArgs:
 		return variadic && typesx.IsEmptyInterface(elem())
+	case pSetArgs:
+		return !variadic && isSetArgs(t)
 	}
 	return false
 }
@@ -206,7 +231,7 @@ func declaresPort(pass *analysis.Pass) bool {
 				if !ok {
 					continue
 				}
-				if hasMethod(it, "SetNX") {
+				if hasMethod(it, "SetNX") || namesSetArgs(it) {
 					if obj := pass.TypesInfo.Defs[ts.Name]; obj != nil && isPort(obj.Type()) {
 						return true
 					}
@@ -231,6 +256,23 @@ func hasMethod(it *ast.InterfaceType, name string) bool {
 	for _, m := range it.Methods.List {
 		for _, n := range m.Names {
 			if n.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesSetArgs reports whether a method of it has a parameter whose type
+// is written X.SetArgs.
+func namesSetArgs(it *ast.InterfaceType) bool {
+	for _, m := range it.Methods.List {
+		ft, ok := m.Type.(*ast.FuncType)
+		if !ok {
+			continue
+		}
+		for _, p := range ft.Params.List {
+			if sel, ok := p.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "SetArgs" {
 				return true
 			}
 		}

@@ -338,6 +338,10 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 	if f.TTL >= 0 {
 		c.TTL = argAt(f.TTL)
 		c.NoTTL = b.noTTL(c.TTL)
+		if !c.NoTTL && c.Command == CmdSetNX {
+			c.TTLBranch = b.zeroUnless(c.TTL, call.Pos())
+			c.NoTTL = c.TTLBranch != nil
+		}
 		if c.Command == CmdSetNX && !c.NoTTL {
 			c.Command, c.Flags = CmdSet, c.Flags|FlagNX
 		}
@@ -425,6 +429,8 @@ func (m *Model) implementations(fn *types.Func) []*types.Func {
 	if !ok {
 		return nil
 	}
+	m.implsMu.Lock()
+	defer m.implsMu.Unlock()
 	if m.impls == nil {
 		m.impls = map[*types.Func][]*types.Func{}
 	}

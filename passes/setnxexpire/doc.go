@@ -34,7 +34,10 @@
 // (go-redis v6 and v7, garyburd/redigo, goframe) the core alone.
 //
 // The analyzer also reports SETNX with no expiry at all on a lock key:
-// if the holder dies, the lock is never released. SETNX without a TTL on a
+// if the holder dies, the lock is never released. A TTL variable that is
+// zero unless one branch sets it (ttl := time.Duration(0); if opts.TTL !=
+// nil { ttl = *opts.TTL }) gives no expiry by default, and is reported
+// with that branch's line. SETNX without a TTL on a
 // key that is not a lock (a one-time marker), or on a lock-named key that
 // nothing in the package deletes, expires or releases (an init guard
 // taken once for good; a lock function's key is its callers' to release,

@@ -47,11 +47,12 @@ func run(pass *analysis.Pass) (any, error) {
 		if !m.Held(c) {
 			continue
 		}
-		diag.Report(pass, analysis.Diagnostic{
-			Pos:     c.Pos(),
-			End:     c.End(),
-			Message: fmt.Sprintf("lock key %s acquired with no expiry; %s", diag.KeyText(m, c, c.Key()), setTTL(m, c)),
-		})
+		msg := fmt.Sprintf("lock key %s acquired with no expiry; %s", diag.KeyText(m, c, c.Key()), setTTL(m, c))
+		if b := c.TTLBranch; b != nil {
+			msg = fmt.Sprintf("lock key %s acquired with no expiry unless the branch on line %d sets %s; give the TTL a default, or use %s",
+				diag.KeyText(m, c, c.Key()), diag.Line(pass.Fset, b.Pos()), diag.Code(pass.Fset, c.TTL), diag.Use(m.Library(c), "Obtain"))
+		}
+		diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: msg})
 	}
 	return nil, nil
 }

@@ -42,12 +42,17 @@
 // nil response from Error. A helper that returns only the error of a
 // SetNX (func Lock() error { return rdb.SetNX(...).Err() }) is reported
 // at the acquire: its callers proceed when the lock is held by another.
-// A take helper of the package that tests the reply and returns whether
-// it got the lock as its one bool (func lock(uid int) bool, which neither
-// deletes nor expires the key itself) is reported at each call that drops
-// that bool as a statement of its own and then works and releases through
-// a helper of the package with one of the same arguments (lock(uid);
-// defer unlock(uid)).
+// So is a helper whose one bool result is whether the error of the
+// acquire was nil (return err == nil), when a miss leaves that error nil:
+// a script acquire whose every way out returns a number answers a held
+// lock with 0 and no error. A take helper, of the package or of another
+// package of the module, that tests the reply and returns whether it got
+// the lock as its one bool (func Lock(key string) bool, which deletes no
+// key itself, and expires one only to give back the lease of a key a dead
+// holder left with none) is reported at each call that drops that bool as
+// a statement of its own and then works and releases through a helper
+// that deletes, with one of the same arguments (redis.Lock(key); work;
+// redis.Unlock(key)).
 //
 // The analyzer is silent wherever the result is checked in any style (an
 // early return, if !ok, a switch, a retry loop, a comparison) or leaves

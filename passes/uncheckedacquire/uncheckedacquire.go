@@ -58,22 +58,12 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// checkTakers reports the calls of the package's own take helpers
-// (lockmodel's Taker) that drop the bool, where the function then works
-// and releases through a helper of the package with the same argument:
-// take, work and release run whether or not the take succeeded.
+// checkTakers reports the calls of take helpers (lockmodel's Taker, of
+// this package or another) that drop the bool, where the function then
+// works and releases through a helper that deletes (lockmodel's Drops)
+// with the same argument: take, work and release run whether or not the
+// take succeeded.
 func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
-	releasers := map[*types.Func]bool{}
-	for _, c := range m.Calls {
-		if c.Decl != nil && (c.Command.IsDelete() || c.Command == lockmodel.CmdDelEx || c.Command == lockmodel.CmdEval) {
-			if fn, ok := pass.TypesInfo.Defs[c.Decl.Name].(*types.Func); ok {
-				releasers[fn] = true
-			}
-		}
-	}
-	if len(releasers) == 0 {
-		return
-	}
 	takers := map[*types.Func]bool{}
 	taker := func(fn *types.Func) bool {
 		t, ok := takers[fn]
@@ -97,11 +87,11 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 				return true
 			}
 			fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-			if fn == nil || fn.Pkg() != pass.Pkg || !taker(fn) {
+			if fn == nil || !taker(fn) {
 				return true
 			}
 			path, _ := astutil.PathEnclosingInterval(file, es.Pos(), es.End())
-			if len(path) < 2 || !workAfter(path[1:], es.End()) || !releasedAfter(pass.TypesInfo, path, call, releasers) {
+			if len(path) < 2 || !workAfter(path[1:], es.End()) || !releasedAfter(pass.TypesInfo, path, call, m.Drops) {
 				return true
 			}
 			diag.Report(pass, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: fmt.Sprintf(
@@ -115,7 +105,7 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 // releasedAfter reports whether the function around call (path leads
 // from call's statement outwards) calls a releaser after call, deferred
 // or not, with an argument that is one of call's.
-func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releasers map[*types.Func]bool) bool {
+func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releases func(*types.Func) bool) bool {
 	var body *ast.BlockStmt
 	for _, n := range path {
 		if fd, ok := n.(*ast.FuncDecl); ok {
@@ -145,7 +135,7 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 			return !found
 		}
 		fn, _ := typeutil.Callee(info, rel).(*types.Func)
-		if fn == nil || !releasers[fn] {
+		if fn == nil || !releases(fn) {
 			return true
 		}
 		for _, a := range rel.Args {
@@ -161,9 +151,12 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 }
 
 // missWords says what a lost acquire gives, for a message.
-func missWords(miss lockmodel.Miss) string {
+func missWords(c *lockmodel.Call, miss lockmodel.Miss) string {
 	if miss == lockmodel.MissNilReply {
 		return "a nil reply"
+	}
+	if c.Command == lockmodel.CmdEval {
+		return "0"
 	}
 	return "false (0)"
 }
@@ -185,6 +178,14 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	if rc.returned {
 		reportHelper(pass, m, c, r, parents, miss)
 		return
+	}
+	if rc.err != nil && rc.reply == nil && !rc.replyAny && miss.InReply() {
+		if name, ok := errAsTaken(pass.TypesInfo, c.Func, rc.err); ok {
+			diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: fmt.Sprintf(
+				"%s returns whether the error of %s is nil, and a held lock gives %s and no error, so its callers proceed; return whether it was taken",
+				name, acq, missWords(c, miss))})
+			return
+		}
 	}
 	if !m.Held(c) || !workAfter(parents, r.End()) {
 		return
@@ -210,7 +211,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 		report("result of %s discarded: the code after it runs whether or not the lock was taken; check it, or use %s", acq, use)
 	case miss.InReply():
 		// The error alone is read; a miss leaves it nil.
-		report("only the error of %s is checked, but a held lock gives %s and no error; check the reply, or use %s", acq, missWords(miss), use)
+		report("only the error of %s is checked, but a held lock gives %s and no error; check the reply, or use %s", acq, missWords(c, miss), use)
 	}
 }
 
@@ -245,6 +246,46 @@ func reportHelper(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, r 
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: fmt.Sprintf(
 		"%s returns only the error of %s, nil when another holds the lock, so its callers proceed; return whether it was taken",
 		name, lockmodel.AcquireName(c))})
+}
+
+// errAsTaken reports whether fn, whose only result is a bool, returns
+// err == nil (or err != nil) as that result: the acquire's error stands
+// for whether the lock was taken. It returns fn's name for a message.
+func errAsTaken(info *types.Info, fn ast.Node, err *types.Var) (string, bool) {
+	var body *ast.BlockStmt
+	var sig *types.Signature
+	name := "this function"
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := info.Defs[f.Name].(*types.Func); ok {
+			sig, body, name = obj.Type().(*types.Signature), f.Body, diag.Quote(f.Name.Name)
+		}
+	case *ast.FuncLit:
+		sig, _ = info.TypeOf(f).(*types.Signature)
+		body = f.Body
+	}
+	if sig == nil || body == nil || sig.Results().Len() != 1 || !typesx.IsBool(sig.Results().At(0).Type()) {
+		return "", false
+	}
+	found := false
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return false, false
+		}
+		b, ok := ast.Unparen(ret.Results[0]).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+			return false, false
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+			if ok && info.Uses[id] == err && info.Types[pair[1]].IsNil() {
+				found = true
+			}
+		}
+		return found, false
+	})
+	return name, found
 }
 
 // checkObtain reports a call of the lock library's acquire whose error

@@ -374,3 +374,26 @@ func TestLuaReturned(t *testing.T) {
 		}
 	}
 }
+
+func TestNumberReplies(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1]) return 1 end return 0", true},
+		{"local v = redis.call('GET', KEYS[1])\nif v == false then\n return 1\nelseif v == ARGV[1] then\n return 1\nelse\n return 0\nend", true},
+		{"if redis.call('SETNX', KEYS[1], ARGV[1]) == 1 then return 1 end", false},                           // falls off: nil
+		{"if redis.call('GET', KEYS[1]) == false then return 1 elseif x then return 2 end", false},           // no else
+		{"if redis.call('GET', KEYS[1]) == false then return 1 end return nil", false},                       // nil
+		{"if redis.call('GET', KEYS[1]) == false then return 1 end return redis.error_reply('busy')", false}, // an error
+		{"return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", false},                           // OK or nil
+		{"for i = 1, 3 do if x then return 1 end end return 0", true},
+		{"if a then if b then return 1 else return 2 end else return 0 end", true},
+		{"if a then if b then return 1 end else return 0 end", false},
+		{"", false},
+	} {
+		if got := NumberReplies(tc.src); got != tc.want {
+			t.Errorf("NumberReplies(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package lockmodel
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// zeroUnless returns the if statement that alone may give the TTL
+// variable e a value other than zero: ttl := time.Duration(0) (or var ttl
+// time.Duration) among the function's top statements, then
+// if opts.TTL != nil { ttl = *opts.TTL } with no else, before the call at
+// at. Every path that skips the branch sends zero, so the acquire has no
+// expiry by default. It returns nil for any other shape: a default that is
+// not zero, an else, a second branch, a loop, a closure.
+func (b *builder) zeroUnless(e ast.Expr, at token.Pos) *ast.IfStmt {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isNumber(v.Type()) {
+		return nil
+	}
+	zero := false
+	var branch *ast.IfStmt
+	for _, x := range b.m.defs.vars[v] {
+		if x.addr || x.fn == nil || x.fn.Body == nil {
+			return nil
+		}
+		top := topStmt(x.fn.Body, x.pos)
+		switch s := top.(type) {
+		case *ast.AssignStmt, *ast.DeclStmt:
+			if zero || !(x.zero || b.zeroConst(x.val)) {
+				return nil
+			}
+			zero = true
+		case *ast.IfStmt:
+			if s.Else != nil || branch != nil && branch != s || !within(x.pos, s.Body) {
+				return nil
+			}
+			branch = s
+		default:
+			return nil
+		}
+	}
+	if !zero || branch == nil || at < branch.End() {
+		return nil
+	}
+	return branch
+}
+
+// topStmt returns the statement of body that contains pos.
+func topStmt(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
+	for _, s := range body.List {
+		if within(pos, s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// zeroConst reports whether e is a numeric constant equal to zero.
+func (b *builder) zeroConst(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := b.pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil && (tv.Value.Kind() == constant.Int || tv.Value.Kind() == constant.Float) && constant.Sign(tv.Value) == 0
+}
