@@ -55,6 +55,7 @@ var uuidAPI = map[string]api{
 // it returns fresh.
 var freshPackages = map[string]bool{
 	"crypto/rand": true, "github.com/google/uuid": true, "github.com/gofrs/uuid": true, "github.com/gofrs/uuid/v5": true,
+	"github.com/satori/go.uuid": true,
 }
 
 // libraryAPI are the lock library's functions the model knows: those that
@@ -86,6 +87,8 @@ var knowledge = map[string]map[string]api{
 	"github.com/google/uuid":   uuidAPI,
 	"github.com/gofrs/uuid":    uuidAPI,
 	"github.com/gofrs/uuid/v5": uuidAPI,
+	// gofrs/uuid's predecessor.
+	"github.com/satori/go.uuid": uuidAPI,
 	// goframe's clock.
 	"github.com/gogf/gf/v2/os/gtime": {
 		"Now": apiClock, "Timestamp": apiClock, "TimestampMilli": apiClock, "TimestampMicro": apiClock,
