@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 )
@@ -32,7 +31,7 @@ func (b *builder) zeroUnless(e ast.Expr, at token.Pos) *ast.IfStmt {
 		top := topStmt(x.fn.Body, x.pos)
 		switch s := top.(type) {
 		case *ast.AssignStmt, *ast.DeclStmt:
-			if zero || !(x.zero || b.zeroConst(x.val)) {
+			if zero || !(x.zero || x.val != nil && b.noTTL(x.val)) {
 				return nil
 			}
 			zero = true
@@ -59,13 +58,4 @@ func topStmt(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
 		}
 	}
 	return nil
-}
-
-// zeroConst reports whether e is a numeric constant equal to zero.
-func (b *builder) zeroConst(e ast.Expr) bool {
-	if e == nil {
-		return false
-	}
-	tv, ok := b.pass.TypesInfo.Types[e]
-	return ok && tv.Value != nil && (tv.Value.Kind() == constant.Int || tv.Value.Kind() == constant.Float) && constant.Sign(tv.Value) == 0
 }
