@@ -48,8 +48,8 @@ type TokenOrigin struct {
 	// seeds its source its own way (randPerProcess).
 	Drawn bool
 	// Instance is set on a value that joins the host name with a clock
-	// reading: made once, at a process's start, it names that process
-	// (host-<start time>), as a drawn value does.
+	// reading or the pid: made once, at a process's start, it names that
+	// process (host-<start time>, host-<pid>), as a drawn value does.
 	Instance bool
 }
 
@@ -164,14 +164,25 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 	if unknown && best.Origin < OriginClock {
 		return TokenOrigin{}
 	}
-	host, clock, instance := false, false, false
+	host, pid, clock, instance := false, false, false, false
 	for _, p := range parts {
-		host = host || p.Origin == OriginProcess && p.Trail.Source.Kind == SourceFunc && p.Trail.Source.Name == "os.Hostname"
+		host = host || processFunc(p, "os.Hostname")
+		pid = pid || processFunc(p, "os.Getpid")
 		clock = clock || p.Origin == OriginClock
 		instance = instance || p.Instance
 	}
-	best.Instance = best.Origin == OriginClock && (instance || host && clock)
+	// A host name with a start time, or with a pid, names one live
+	// process: no two running at once share either pair.
+	named := best.Origin == OriginClock || best.Origin == OriginProcess
+	best.Instance = named && instance || best.Origin == OriginClock && host && clock ||
+		best.Origin == OriginProcess && host && pid
 	return best
+}
+
+// processFunc reports whether p is what the process-identity function
+// name returned.
+func processFunc(p TokenOrigin, name string) bool {
+	return p.Origin == OriginProcess && p.Trail.Source.Kind == SourceFunc && p.Trail.Source.Name == name
 }
 
 // alt combines values one of which is the token: weak only when all are.
