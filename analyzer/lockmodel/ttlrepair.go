@@ -12,12 +12,23 @@ import (
 	"github.com/locklint/locklint/internal/typesx"
 )
 
-// TTLRepair reports whether c, an EXPIRE, runs only when a TTL read of
-// its function found the key with no expiry (ttl == -1): it cannot cut
-// any holder's lease, since a holder's key has one; it only bounds a key
-// whose holder died between its SETNX and its EXPIRE.
+// TTLRepair reports whether c, an EXPIRE or a DEL, runs only when a TTL
+// read of its function found the key with no expiry (ttl == -1, or
+// ttl == -1 || ttl == -2, the key gone as well). An EXPIRE cannot cut any
+// holder's lease, since a holder's key has one; it only bounds a key whose
+// holder died between its SETNX and its EXPIRE. A DEL, in a package whose
+// every acquire sets a TTL, removes only such a leftover (a sweep of keys
+// that lost their expiry), never a holder's lock.
 func (m *Model) TTLRepair(c *Call) bool {
-	if !c.Command.IsExpire() {
+	switch {
+	case c.Command.IsExpire():
+	case c.Command.IsDelete():
+		for _, o := range m.Calls {
+			if o.Acquires() && o.NoTTL {
+				return false
+			}
+		}
+	default:
 		return false
 	}
 	body := FuncBody(c.Func)
@@ -33,11 +44,23 @@ func (m *Model) TTLRepair(c *Call) bool {
 	})
 }
 
-// noTTLTest reports whether cond is x == -1, x a reply of TTL or PTTL.
+// noTTLTest reports whether cond is x == -1, x a reply of TTL or PTTL, or
+// that or'ed with x == -2 (no key).
 func (m *Model) noTTLTest(cond ast.Expr) bool {
 	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if ok && be.Op == token.LOR {
+		a, b := m.ttlSentinel(be.X), m.ttlSentinel(be.Y)
+		return a == -1 && (b == -1 || b == -2) || b == -1 && a == -2
+	}
+	return m.ttlSentinel(cond) == -1
+}
+
+// ttlSentinel returns n when cond is x == n, x a reply of TTL or PTTL and
+// n a negative constant (-1: no expiry, -2: no key), or 0.
+func (m *Model) ttlSentinel(cond ast.Expr) int64 {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
 	if !ok || be.Op != token.EQL {
-		return false
+		return 0
 	}
 	for i, side := range []ast.Expr{be.X, be.Y} {
 		other := []ast.Expr{be.Y, be.X}[i]
@@ -45,11 +68,11 @@ func (m *Model) noTTLTest(cond ast.Expr) bool {
 		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
 			continue
 		}
-		if n, exact := constant.Int64Val(tv.Value); exact && n == -1 && m.ttlReply(side) {
-			return true
+		if n, exact := constant.Int64Val(tv.Value); exact && n < 0 && m.ttlReply(side) {
+			return n
 		}
 	}
-	return false
+	return 0
 }
 
 // ttlReply reports whether e, through retyping, .Val() and local

@@ -57,8 +57,10 @@
 // acquire; Lock(key) and Unlock(key) of one type are one key), a probe
 // (a key that says nothing of a lock, written with SETNX and deleted by
 // the next statement), a key named by another lock's token (a waiter's
-// own marker), a key the package uses as a set or a sorted set, and
-// cleanup in _test.go files (set -tests to check those too).
+// own marker), a key the package uses as a set or a sorted set, a sweep
+// that deletes only keys a TTL read found with no expiry (ttl == -1, or
+// -2 as well) in a package whose every acquire sets a TTL, and cleanup
+// in _test.go files (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the DEL (the value
 // of a SETNX / SET NX of the same key in the same function, or in a method
