@@ -6,6 +6,16 @@ import (
 	"go/types"
 )
 
+// expiry sets c.NoTTL from c.TTL and, for a SETNX whose TTL variable is
+// zero unless one branch sets it, c.TTLBranch.
+func (b *builder) expiry(c *Call) {
+	c.NoTTL = b.noTTL(c.TTL)
+	if !c.NoTTL && c.Command == CmdSetNX {
+		c.TTLBranch = b.zeroUnless(c.TTL, c.Pos())
+		c.NoTTL = c.TTLBranch != nil
+	}
+}
+
 // zeroUnless returns the if statement that alone may give the TTL
 // variable e a value other than zero: ttl := time.Duration(0) (or var ttl
 // time.Duration) among the function's top statements, then

@@ -158,11 +158,7 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 	}
 	switch name {
 	case "SetNX", "Set":
-		c.NoTTL = b.noTTL(c.TTL)
-		if !c.NoTTL && name == "SetNX" {
-			c.TTLBranch = b.zeroUnless(c.TTL, call.Pos())
-			c.NoTTL = c.TTLBranch != nil
-		}
+		b.expiry(c)
 		if c.NoTTL && name == "Set" {
 			c.TTL = nil
 		}

@@ -337,11 +337,7 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 	}
 	if f.TTL >= 0 {
 		c.TTL = argAt(f.TTL)
-		c.NoTTL = b.noTTL(c.TTL)
-		if !c.NoTTL && c.Command == CmdSetNX {
-			c.TTLBranch = b.zeroUnless(c.TTL, call.Pos())
-			c.NoTTL = c.TTLBranch != nil
-		}
+		b.expiry(c)
 		if c.Command == CmdSetNX && !c.NoTTL {
 			c.Command, c.Flags = CmdSet, c.Flags|FlagNX
 		}

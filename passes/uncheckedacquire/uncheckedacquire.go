@@ -225,45 +225,35 @@ func reportHelper(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, r 
 	if len(ret.Results) != 1 || ret.Results[0] != r || !typesx.IsError(pass.TypesInfo.TypeOf(r)) {
 		return
 	}
-	var sig *types.Signature
-	var name string
-	switch fn := c.Func.(type) {
-	case *ast.FuncDecl:
-		sig, _ = pass.TypesInfo.TypeOf(fn.Name).(*types.Signature)
-		if f, ok := pass.TypesInfo.Defs[fn.Name].(*types.Func); ok {
-			sig, name = f.Type().(*types.Signature), fn.Name.Name
-		}
-	case *ast.FuncLit:
-		sig, _ = pass.TypesInfo.TypeOf(fn).(*types.Signature)
-		name = "this function"
-	}
+	sig, _, name := funcOf(pass.TypesInfo, c.Func)
 	if sig == nil || sig.Results().Len() != 1 {
 		return
-	}
-	if name != "this function" {
-		name = diag.Quote(name)
 	}
 	diag.Report(pass, analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Message: fmt.Sprintf(
 		"%s returns only the error of %s, nil when another holds the lock, so its callers proceed; return whether it was taken",
 		name, lockmodel.AcquireName(c))})
 }
 
+// funcOf returns the signature and body of fn, a function declaration or
+// literal, and its name for a message ("this function" for a literal).
+func funcOf(info *types.Info, fn ast.Node) (*types.Signature, *ast.BlockStmt, string) {
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := info.Defs[f.Name].(*types.Func); ok {
+			return obj.Type().(*types.Signature), f.Body, diag.Quote(f.Name.Name)
+		}
+	case *ast.FuncLit:
+		sig, _ := info.TypeOf(f).(*types.Signature)
+		return sig, f.Body, "this function"
+	}
+	return nil, nil, ""
+}
+
 // errAsTaken reports whether fn, whose only result is a bool, returns
 // err == nil (or err != nil) as that result: the acquire's error stands
 // for whether the lock was taken. It returns fn's name for a message.
 func errAsTaken(info *types.Info, fn ast.Node, err *types.Var) (string, bool) {
-	var body *ast.BlockStmt
-	var sig *types.Signature
-	name := "this function"
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		if obj, ok := info.Defs[f.Name].(*types.Func); ok {
-			sig, body, name = obj.Type().(*types.Signature), f.Body, diag.Quote(f.Name.Name)
-		}
-	case *ast.FuncLit:
-		sig, _ = info.TypeOf(f).(*types.Signature)
-		body = f.Body
-	}
+	sig, body, name := funcOf(info, fn)
 	if sig == nil || body == nil || sig.Results().Len() != 1 || !typesx.IsBool(sig.Results().At(0).Type()) {
 		return "", false
 	}
