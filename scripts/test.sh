@@ -20,6 +20,23 @@ if need_redis; then
 fi
 echo "test.sh: $(go version); redis: $(redis-server --version 2>/dev/null | head -1 || echo none)"
 
+# The suite builds copies of modules in temporary directories, and each copy
+# adds its own entries to Go's build cache: over many runs the cache grows
+# by gigabytes, and a full disk makes the loaders fail with package errors
+# far from the cause. Say how much room there is; in CI, start from an empty
+# build cache when room is short.
+free_kib() { df -Pk "$1" | awk 'NR == 2 { print $4 }'; }
+gocache=$(go env GOCACHE)
+mkdir -p "$gocache"
+echo "test.sh: free space for the build cache: $(( $(free_kib "$gocache") / 1048576 )) GiB"
+if [ "$(free_kib "$gocache")" -lt $(( 12 * 1048576 )) ] && [ -n "${CI:-}" ]; then
+  echo "test.sh: less than 12 GiB free; emptying the build cache ($(du -sh "$gocache" 2>/dev/null | cut -f1))"
+  go clean -cache
+fi
+if [ "$(free_kib "$gocache")" -lt $(( 4 * 1048576 )) ]; then
+  echo "test.sh: warning: less than 4 GiB free where the build cache is ($gocache); the suite may fail to write its builds" >&2
+fi
+
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null | grep -v '^testdata/' || echo .))
 if [ -n "$unformatted" ]; then
   echo "test.sh: gofmt -l lists:" >&2
