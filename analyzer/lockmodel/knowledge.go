@@ -58,6 +58,11 @@ var freshPackages = map[string]bool{
 	"github.com/satori/go.uuid": true,
 }
 
+// hostAddrFuncs list the host's own addresses: a helper that reads one
+// off them and returns it names the host, the same in every process
+// there.
+var hostAddrFuncs = map[string]bool{"net.Interfaces": true, "net.InterfaceAddrs": true}
+
 // libraryAPI are the lock library's functions the model knows: those that
 // send a token back, and the acquire; the same in the go-redis v9 front
 // and in the core, which takes an adapter's client.

@@ -166,7 +166,7 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 	}
 	host, pid, clock, instance := false, false, false, false
 	for _, p := range parts {
-		host = host || processFunc(p, "os.Hostname")
+		host = host || processFunc(p, "os.Hostname") || processFunc(p, "net.Interfaces") || processFunc(p, "net.InterfaceAddrs")
 		pid = pid || processFunc(p, "os.Getpid")
 		clock = clock || p.Origin == OriginClock
 		instance = instance || p.Instance

@@ -191,12 +191,16 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 
 func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
 	fresh := false
+	var addrs string
 	var rets []ast.Expr
 	typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.Ident:
 			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
 				fresh = fresh || freshPackages[obj.Pkg().Path()]
+				if fn, ok := obj.(*types.Func); ok && hostAddrFuncs[fn.FullName()] {
+					addrs = fn.FullName()
+				}
 			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
@@ -218,5 +222,11 @@ func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) Token
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))
 	}
-	return alt(srcs)
+	src := alt(srcs)
+	if addrs != "" && (src.Origin == OriginUnknown || src.Origin == OriginConstant) {
+		// An address read off the host's interfaces (a placeholder when
+		// there is none) names the host, as its name does.
+		return origin(OriginProcess, SourceFunc, addrs, nil)
+	}
+	return src
 }
