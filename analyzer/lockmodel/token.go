@@ -291,6 +291,13 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) Tok
 		// as call reads one with a single result.
 		return t.withRecv(call, true, st, depth)
 	}
+	// id, err := newID(): a helper's first result, as call reads it.
+	if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
+		return t.helper(decl, st, depth)
+	}
+	if src, ok := t.importedHelper(fn, call); ok {
+		return src
+	}
 	return TokenOrigin{}
 }
 

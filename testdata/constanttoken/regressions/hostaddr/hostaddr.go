@@ -4,11 +4,13 @@
 // placeholder address, store the same owner and pass each other's owner
 // checks. The near misses are a leader lease held under the address and
 // the pid, which name one live process, and a UUID drawn per acquisition
-// behind the address.
+// behind the address, returned with an error by a helper.
 package hostaddr
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"net"
 	"os"
 	"runtime"
@@ -16,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -25,11 +26,25 @@ var unlock = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-func goroutineID() int {
+// goroutineID parses "goroutine 18 [running]:".
+func goroutineID() (int64, error) {
 	var buf [64]byte
 	n := runtime.Stack(buf[:], false)
-	id, _ := strconv.Atoi(strings.Fields(strings.TrimPrefix(string(buf[:n]), "goroutine"))[0])
-	return id
+	idField := strings.Fields(strings.TrimPrefix(string(buf[:n]), "goroutine"))[0]
+	id, err := strconv.Atoi(idField)
+	if err != nil {
+		return -1, err
+	}
+	return int64(id), nil
+}
+
+// newOwner draws 16 bytes per call.
+func newOwner() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
 }
 
 // hostIPv4 is the first non-loopback IPv4 address of an interface that
@@ -60,7 +75,8 @@ type Locker struct{ rdb *redis.Client }
 
 // Must report: the address and the goroutine id repeat across processes.
 func (l *Locker) LockTask(ctx context.Context, key string, ttl time.Duration) (string, bool) {
-	value := hostIPv4() + ":" + strconv.Itoa(goroutineID())
+	gid, _ := goroutineID()
+	value := hostIPv4() + ":" + strconv.Itoa(int(gid))
 	ok := l.rdb.SetNX(ctx, key, value, ttl).Val() // want "lock key `key` \\(key of `\\(\\*Locker\\)\\.LockTask`\\) acquired with a non-unique token \\(the goroutine id"
 	return value, ok
 }
@@ -87,7 +103,11 @@ func (e *Elector) Lead(ctx context.Context) bool {
 
 // Near miss (silent): the address only labels a random owner.
 func (l *Locker) LockOnce(ctx context.Context, key string) (string, bool) {
-	value := hostIPv4() + ":" + uuid.NewString()
+	owner, err := newOwner()
+	if err != nil {
+		return "", false
+	}
+	value := hostIPv4() + ":" + owner
 	ok := l.rdb.SetNX(ctx, key, value, time.Minute).Val()
 	return value, ok
 }
