@@ -18,6 +18,7 @@ import (
 func (b *builder) forward() {
 	b.forwarders = map[*types.Func]*Forwarder{}
 	b.m.forwarders = b.forwarders
+	b.m.keyNS = b.m.keyNamespace()
 	done := map[*ast.FuncDecl]bool{}
 	raw := b.rawForwarders()
 	for {

@@ -27,6 +27,9 @@ type Model struct {
 	loops      []Loop
 	funcNames  map[*ast.FuncDecl]bool
 	forwarders map[*types.Func]*Forwarder
+	// keyNS is the function the package builds every key with, if any
+	// (keyNamespace).
+	keyNS *types.Func
 	// impls caches implementations; passes ask for them concurrently.
 	implsMu sync.Mutex
 	impls   map[*types.Func][]*types.Func

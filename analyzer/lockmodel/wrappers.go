@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/locklint/locklint/internal/typesx"
 )
 
@@ -190,6 +192,10 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 	switch {
 	case len(c.Keys) == 1 && param(c.Keys[0]) >= 0:
 		f.Key = param(c.Keys[0])
+	case len(c.Keys) == 1 && m.namespaced(c.Keys[0]) && stringParam(sig, param(c.Keys[0].(*ast.CallExpr).Args[0])):
+		// serialKey(key), the package's namespace for every key: named
+		// by what the caller passes.
+		f.Key = param(c.Keys[0].(*ast.CallExpr).Args[0])
 	case c.Command.IsDelete() && c.Expr.Ellipsis.IsValid() && sig.Variadic() && param(c.Expr.Args[len(c.Expr.Args)-1]) == last:
 		f.Key, f.Keys = last, true
 	default:
@@ -207,6 +213,80 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		return nil
 	}
 	return f
+}
+
+// keyNamespace returns the function of this package that every command
+// sent with a key built from a parameter builds it with, serialKey in
+// Get(key) { ... Get(ctx, serialKey(key)) }, when at least two commands
+// do and none takes a parameter as its key unchanged: a namespace of the
+// package's keys, not a key derived from another (key+":running").
+func (m *Model) keyNamespace() *types.Func {
+	var ns *types.Func
+	uses := 0
+	for _, c := range m.Calls {
+		if c.Via != nil || c.Decl == nil || len(c.Keys) != 1 {
+			continue
+		}
+		switch k := ast.Unparen(c.Keys[0]).(type) {
+		case *ast.Ident:
+			if m.isParam(c.Decl, k) {
+				return nil
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(m.Pass.TypesInfo, k).(*types.Func)
+			if fn == nil || fn.Pkg() != m.Pass.Pkg || len(k.Args) != 1 {
+				continue
+			}
+			if id, ok := ast.Unparen(k.Args[0]).(*ast.Ident); !ok || !m.isParam(c.Decl, id) {
+				continue
+			}
+			if ns != nil && ns != fn {
+				return nil
+			}
+			ns = fn
+			uses++
+		}
+	}
+	if uses < 2 {
+		return nil
+	}
+	return ns
+}
+
+// isParam reports whether id is a parameter of d.
+func (m *Model) isParam(d *ast.FuncDecl, id *ast.Ident) bool {
+	v, _ := m.Pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || d.Type.Params == nil {
+		return false
+	}
+	for _, f := range d.Type.Params.List {
+		for _, n := range f.Names {
+			if m.Pass.TypesInfo.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namespaced reports whether key is a call of the package's key
+// namespace (keyNamespace) on one argument.
+func (m *Model) namespaced(key ast.Expr) bool {
+	call, ok := ast.Unparen(key).(*ast.CallExpr)
+	if !ok || m.keyNS == nil || len(call.Args) != 1 {
+		return false
+	}
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+	return fn == m.keyNS
+}
+
+// stringParam reports whether parameter i of sig is a string.
+func stringParam(sig *types.Signature, i int) bool {
+	if i < 0 {
+		return false
+	}
+	b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }
 
 // scriptForward fills f for an EVAL that runs the script its caller
