@@ -219,19 +219,28 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 // sent with a key built from a parameter builds it with, serialKey in
 // Get(key) { ... Get(ctx, serialKey(key)) }, when at least two commands
 // do and none takes a parameter as its key unchanged: a namespace of the
-// package's keys, not a key derived from another (key+":running").
+// package's keys, not a key derived from another (key+":running"). An
+// unexported helper that sends its parameter unchanged does not count
+// against it when every call of the helper passes a namespaced key
+// (Del(key) { return del(serialKey(key)) }).
 func (m *Model) keyNamespace() *types.Func {
 	var ns *types.Func
 	uses := 0
+	var inner []param
 	for _, c := range m.Calls {
 		if c.Via != nil || c.Decl == nil || len(c.Keys) != 1 {
 			continue
 		}
 		switch k := ast.Unparen(c.Keys[0]).(type) {
 		case *ast.Ident:
-			if m.isParam(c.Decl, k) {
+			if !m.isParam(c.Decl, k) {
+				continue
+			}
+			p, ok := m.defs.params[m.Pass.TypesInfo.Uses[k]]
+			if !ok {
 				return nil
 			}
+			inner = append(inner, p)
 		case *ast.CallExpr:
 			fn, _ := typeutil.Callee(m.Pass.TypesInfo, k).(*types.Func)
 			if fn == nil || fn.Pkg() != m.Pass.Pkg || len(k.Args) != 1 {
@@ -250,7 +259,58 @@ func (m *Model) keyNamespace() *types.Func {
 	if uses < 2 {
 		return nil
 	}
+	for _, p := range inner {
+		sites, ok := m.defs.callers(p.fn)
+		if !ok {
+			return nil
+		}
+		for _, site := range sites {
+			if p.index >= len(site.call.Args) || !m.namespacedArg(ns, site, site.call.Args[p.index]) {
+				return nil
+			}
+		}
+	}
 	return ns
+}
+
+// namespacedArg reports whether arg, passed at site, is a key built by
+// ns: a call of it, or a variable whose one assignment is one and comes
+// first, key = serialKey("auto_type", name, key) at the top of the
+// function when key is its parameter.
+func (m *Model) namespacedArg(ns *types.Func, site callSite, arg ast.Expr) bool {
+	ofNS := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return false
+		}
+		fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+		return fn == ns
+	}
+	if ofNS(arg) {
+		return true
+	}
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := m.Pass.TypesInfo.Uses[id]
+	x, ok := m.defs.only(obj)
+	if !ok || x.fn != site.fn || x.pos > site.call.Pos() || !ofNS(x.val) {
+		return false
+	}
+	if _, isParam := m.defs.params[obj]; !isParam {
+		return true
+	}
+	// The parameter holds the caller's key until that assignment: it
+	// must be a statement of the function's body, so that it has run by
+	// the call.
+	for _, st := range site.fn.Body.List {
+		if st.Pos() <= x.pos && x.pos < st.End() {
+			_, ok := st.(*ast.AssignStmt)
+			return ok
+		}
+	}
+	return false
 }
 
 // isParam reports whether id is a parameter of d.
