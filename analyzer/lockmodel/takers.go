@@ -7,7 +7,10 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // TakesLock is the fact that a function is a Taker: it takes a lock and
@@ -35,7 +38,17 @@ func (m *Model) Drops(fn *types.Func) bool {
 	if fn.Pkg() != m.Pass.Pkg {
 		return m.Pass.ImportObjectFact(fn.Origin(), new(DropsKey))
 	}
-	return m.drops[fn]
+	if m.drops[fn] {
+		return true
+	}
+	// A method of the package's own interface (a store's Unlock): an
+	// implementation of the package drops.
+	for _, impl := range m.implementations(fn) {
+		if m.drops[impl] {
+			return true
+		}
+	}
+	return false
 }
 
 // dropFuncs returns the functions of the package whose own body deletes
@@ -49,7 +62,97 @@ func (m *Model) dropFuncs() map[*types.Func]bool {
 			}
 		}
 	}
+	// A thin wrapper of one that drops, its whole body the call (a
+	// store's UnlockEvent(id) { return d.store.Unlock(eventKey(id)) }),
+	// drops too; to a fixed point, for a wrapper of a wrapper.
+	drops := func(fn *types.Func) bool {
+		switch {
+		case fn == nil:
+			return false
+		case fn.Pkg() != m.Pass.Pkg:
+			return m.Pass.ImportObjectFact(fn.Origin(), new(DropsKey))
+		case out[fn]:
+			return true
+		}
+		for _, impl := range m.implementations(fn) {
+			if out[impl] {
+				return true
+			}
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for obj, d := range m.defs.funcs {
+			fn, _ := obj.(*types.Func)
+			if fn == nil || out[fn] {
+				continue
+			}
+			if call := thinCall(d); call != nil && drops(m.callee(call)) {
+				out[fn] = true
+				changed = true
+			}
+		}
+	}
 	return out
+}
+
+// thinCall returns the call that ends d's body (return f(...), or
+// f(...)) when every statement before it only defines a local variable
+// (key := eventKey(id)), if it is one.
+func thinCall(d *ast.FuncDecl) *ast.CallExpr {
+	if d.Body == nil || len(d.Body.List) == 0 {
+		return nil
+	}
+	last := len(d.Body.List) - 1
+	for _, s := range d.Body.List[:last] {
+		if a, ok := s.(*ast.AssignStmt); !ok || a.Tok != token.DEFINE {
+			return nil
+		}
+	}
+	var e ast.Expr
+	switch s := d.Body.List[last].(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) != 1 {
+			return nil
+		}
+		e = s.Results[0]
+	case *ast.ExprStmt:
+		e = s.X
+	}
+	call, _ := ast.Unparen(e).(*ast.CallExpr)
+	return call
+}
+
+func (m *Model) callee(call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+	return fn
+}
+
+// ThinAcquire returns the acquire that fn, a function of this package,
+// returns whole as its results (func (d *dao) LockEvent(id string) (bool,
+// error) { return d.store.Lock(eventKey(id), ttl) }), or nil: a call of
+// fn is that acquire, its reply the caller's to test.
+func (m *Model) ThinAcquire(fn *types.Func) *Call {
+	if fn == nil || fn.Pkg() != m.Pass.Pkg {
+		return nil
+	}
+	d := m.defs.funcs[fn]
+	if d == nil {
+		return nil
+	}
+	call := thinCall(d)
+	if call == nil {
+		return nil
+	}
+	if _, ok := d.Body.List[len(d.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return nil
+	}
+	c := m.byID[call]
+	if c == nil || !c.Acquires() || c.Outer != ast.Expr(call) {
+		return nil
+	}
+	return c
 }
 
 // exportTakers exports TakesLock and DropsKey for the package's exported
@@ -58,6 +161,25 @@ func exportTakers(m *Model) {
 	for fn := range m.drops {
 		if fn.Exported() {
 			m.Pass.ExportObjectFact(fn, &DropsKey{})
+		}
+	}
+	// The methods of the package's exported interfaces that an
+	// implementation of the package drops with: other packages hold the
+	// interface (a Store whose Redis implementation is behind New).
+	if len(m.drops) > 0 {
+		scope := m.Pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() || !types.IsInterface(tn.Type()) {
+				continue
+			}
+			iface := tn.Type().Underlying().(*types.Interface)
+			for i := range iface.NumExplicitMethods() {
+				im := iface.ExplicitMethod(i)
+				if im.Exported() && im.Pkg() == m.Pass.Pkg && im.Origin() == im && m.Drops(im) {
+					m.Pass.ExportObjectFact(im, &DropsKey{})
+				}
+			}
 		}
 	}
 	seen := map[*ast.FuncDecl]bool{}

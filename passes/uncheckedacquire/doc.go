@@ -54,6 +54,17 @@
 // that deletes, with one of the same arguments (redis.Lock(key); work;
 // redis.Unlock(key)).
 //
+// A reply that is tested but does not keep the work from running is
+// reported too, where the function releases the key afterwards: the
+// branch for a lock held elsewhere (if !ok) re-enqueues the event or
+// logs and then falls through into the work and the release, or the
+// reply only decides whether to release (if locked { Unlock(key) }
+// after the work). The acquire may be a thin wrapper of the package
+// that returns a store's Lock whole (LockEvent(id) { key := ...; return
+// d.store.Lock(key, ttl) }), and the release one that returns its
+// Unlock, of this package or of an interface of another whose
+// implementation there deletes.
+//
 // The analyzer is silent wherever the result is checked in any style (an
 // early return, if !ok, a switch, a retry loop, a comparison) or leaves
 // the function (returned, passed to a call, sent on a channel, stored in

@@ -155,3 +155,152 @@ func notObtainedTest(info *types.Info, m *lockmodel.Model, file *ast.File, id *a
 	}
 	return nil, false
 }
+
+// releaseIfs returns the reads of the reply that are the whole test of an
+// if with no else whose body only releases (if locked { Unlock(key) }),
+// by a function that drops a key, deferred or not, its error handled or
+// not.
+func releaseIfs(info *types.Info, file *ast.File, ids []*ast.Ident, drops func(*types.Func) bool) map[*ast.Ident]bool {
+	releases := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		return drops(fn)
+	}
+	onlyReleases := func(b *ast.BlockStmt) bool {
+		if len(b.List) == 0 {
+			return false
+		}
+		for _, s := range b.List {
+			switch s := s.(type) {
+			case *ast.ExprStmt:
+				if !releases(s.X) {
+					return false
+				}
+			case *ast.DeferStmt:
+				if !releases(s.Call) {
+					return false
+				}
+			case *ast.AssignStmt:
+				if len(s.Rhs) != 1 || !releases(s.Rhs[0]) {
+					return false
+				}
+			case *ast.IfStmt:
+				// if err := Unlock(key); err != nil { log(err) }
+				init, ok := s.Init.(*ast.AssignStmt)
+				if !ok || len(init.Rhs) != 1 || !releases(init.Rhs[0]) || s.Else != nil {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	out := map[*ast.Ident]bool{}
+	for _, id := range ids {
+		path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+		if len(path) < 2 {
+			continue
+		}
+		if ifs, ok := path[1].(*ast.IfStmt); ok && ifs.Cond == ast.Expr(id) && ifs.Else == nil && onlyReleases(ifs.Body) {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// missFallsThrough returns the if whose test of the reply holds on a miss
+// (if !ok, ok == false) when its body can end without leaving and work
+// follows it: the branch for a lock held elsewhere runs on into the work
+// (the event is re-enqueued, then processed anyway). Every other read of
+// the reply must be one of rel (it only chooses the release). The body
+// must not assign the reply (a retry that takes the lock).
+func missFallsThrough(info *types.Info, m *lockmodel.Model, file *ast.File, reply *types.Var, ids []*ast.Ident, rel map[*ast.Ident]bool) *ast.IfStmt {
+	var miss *ast.IfStmt
+	for _, id := range ids {
+		if rel[id] {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+		if len(path) < 3 {
+			return nil
+		}
+		test, ok := path[1].(ast.Expr)
+		if !ok || !holdsOnMiss(test, id) {
+			return nil
+		}
+		ifs, ok := path[2].(*ast.IfStmt)
+		if !ok || ifs.Cond != test || ifs.Else != nil || miss != nil || assigns(info, ifs.Body, reply) || !fallsThrough(m, ifs.Body) {
+			return nil
+		}
+		if !workAfter(path[3:], ifs.End()) {
+			return nil
+		}
+		miss = ifs
+	}
+	return miss
+}
+
+// holdsOnMiss reports whether test, an operand of which is id, is !id,
+// id == false or false == id.
+func holdsOnMiss(test ast.Expr, id *ast.Ident) bool {
+	isFalse := func(e ast.Expr) bool {
+		f, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && f.Name == "false"
+	}
+	switch t := test.(type) {
+	case *ast.UnaryExpr:
+		return t.Op == token.NOT && ast.Unparen(t.X) == ast.Expr(id)
+	case *ast.BinaryExpr:
+		return t.Op == token.EQL && (t.X == ast.Expr(id) && isFalse(t.Y) || t.Y == ast.Expr(id) && isFalse(t.X))
+	}
+	return false
+}
+
+// assigns reports whether n assigns v.
+func assigns(info *types.Info, n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range a.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// fallsThrough reports whether the block can end without leaving its
+// function or loop: its last statement is a simple one, or an if one of
+// whose ways falls through. Other statements (a loop, a switch, a
+// labelled one) are taken to leave: when unsure, stay silent.
+func fallsThrough(m *lockmodel.Model, b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return true
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		return !ok || !m.NoReturn(call)
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.EmptyStmt:
+		return true
+	case *ast.BlockStmt:
+		return fallsThrough(m, s)
+	case *ast.IfStmt:
+		switch e := s.Else.(type) {
+		case nil:
+			return true
+		case *ast.BlockStmt:
+			return fallsThrough(m, s.Body) || fallsThrough(m, e)
+		case *ast.IfStmt:
+			return fallsThrough(m, s.Body) || fallsThrough(m, &ast.BlockStmt{List: []ast.Stmt{e}})
+		}
+	}
+	return false
+}

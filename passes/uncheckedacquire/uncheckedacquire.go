@@ -55,6 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		checkObtain(pass, m, call)
 	}
 	checkTakers(pass, m)
+	checkThin(pass, m)
 	return nil, nil
 }
 
@@ -187,7 +188,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 			return
 		}
 	}
-	if !m.Held(c) || !workAfter(parents, r.End()) {
+	if !workAfter(parents, r.End()) {
 		return
 	}
 	report := func(format string, args ...any) {
@@ -197,6 +198,17 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	if rc.reply != nil {
 		replyReads = reads(pass.TypesInfo, c.Func, rc.reply)
 	}
+	ignored := func() bool {
+		return reportIgnored(pass, m, c.File, c.Expr, rc.reply, replyReads, acq)
+	}
+	if !m.Held(c) {
+		// The package does not see the key deleted (a store's Unlock in
+		// another package), but this function releases it afterwards.
+		if rc.reply != nil && releasedAfter(pass.TypesInfo, parents, c.Expr, m.Drops) {
+			ignored()
+		}
+		return
+	}
 	errRead := rc.err != nil && len(reads(pass.TypesInfo, c.Func, rc.err)) > 0
 	switch {
 	case rc.discarded:
@@ -204,6 +216,8 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 	case rc.reply != nil && len(replyReads) > 0:
 		if onlyChoosesDefer(c.File, replyReads) {
 			report("%s from %s only decides whether to defer the release: the work runs without the lock too; return when it is not taken", diag.Quote(rc.reply.Name()), acq)
+		} else {
+			ignored()
 		}
 	case rc.reply != nil && !errRead:
 		report("%s from %s is never read: the code after it runs whether or not the lock was taken; return when it is not taken", diag.Quote(rc.reply.Name()), acq)
@@ -350,4 +364,77 @@ func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 		}
 	}
 	return nil
+}
+
+// reportIgnored reports an acquire at at whose reply is tested, but whose
+// test does not keep the work from running: the branch for a lock held
+// elsewhere falls through into the work, or the reply only decides
+// whether to release.
+func reportIgnored(pass *analysis.Pass, m *lockmodel.Model, file *ast.File, at ast.Node, reply *types.Var, replyReads []*ast.Ident, acq string) bool {
+	if len(replyReads) == 0 {
+		return false
+	}
+	report := func(format string, args ...any) {
+		diag.Report(pass, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: fmt.Sprintf(format, args...)})
+	}
+	rel := releaseIfs(pass.TypesInfo, file, replyReads, m.Drops)
+	if miss := missFallsThrough(pass.TypesInfo, m, file, reply, replyReads, rel); miss != nil {
+		report("%s from %s is tested, but the branch for a lock held elsewhere (line %d) falls through into the work; return when it is not taken",
+			diag.Quote(reply.Name()), acq, diag.Line(pass.Fset, miss.Pos()))
+		return true
+	}
+	if len(rel) == len(replyReads) {
+		report("%s from %s only decides whether to release: the work runs without the lock too; return when it is not taken", diag.Quote(reply.Name()), acq)
+		return true
+	}
+	return false
+}
+
+// checkThin checks the calls of the package's thin acquire wrappers
+// (lockmodel's ThinAcquire: a dao's LockEvent(id) that returns its
+// store's Lock whole) as the acquire they return, where the calling
+// function releases afterwards: their reply is the caller's to test.
+func checkThin(pass *analysis.Pass, m *lockmodel.Model) {
+	for _, file := range pass.Files {
+		if !tests && m.InTestFile(file) {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+			inner := m.ThinAcquire(fn)
+			if inner == nil || !m.IsLockKey(inner, inner.Key()) || !m.Miss(inner).InReply() {
+				return true
+			}
+			path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+			if len(path) < 2 {
+				return true
+			}
+			parents := path[1:]
+			rc := receive(pass.TypesInfo, call, parents)
+			if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
+				!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+				return true
+			}
+			var body ast.Node
+			for _, p := range parents {
+				if _, ok := p.(*ast.FuncDecl); ok {
+					body = p
+					break
+				}
+				if _, ok := p.(*ast.FuncLit); ok {
+					body = p
+					break
+				}
+			}
+			if body == nil {
+				return true
+			}
+			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, body, rc.reply), diag.Quote(fn.Name()))
+			return true
+		})
+	}
 }
