@@ -51,7 +51,9 @@
 // releases through a Lua script, DELEX with IFEQ, a GET-compare-DEL queued
 // in the transaction of a WATCH on the key, a delete in a function named
 // for forcing a release (ForceRelease beside an owner-checked Release,
-// which deletes whoever holds the key by design), the release of a lock
+// which deletes whoever holds the key by design) or whose doc comment
+// says it forces one ("Unlock force-clears the migration lock"), the
+// release of a lock
 // that every acquire takes with no TTL and nothing gives one (no lease can
 // lapse, so no later holder can be deleted; setnxexpire reports the
 // acquire; Lock(key) and Unlock(key) of one type are one key), a probe
