@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -242,4 +243,49 @@ func (m *Model) Counted(key ast.Expr) bool {
 
 func encloses(fn ast.Node, c *Call) bool {
 	return fn != nil && fn.Pos() <= c.Pos() && c.End() <= fn.End()
+}
+
+// StateWrite reports whether c, a plain SET of a constant, moves its key
+// to another state rather than renewing a holder: every acquire of the
+// key in the package stores a constant, and c stores a different one (an
+// idempotency claim's "processing" becomes "processed"). A renewal
+// writes the holder's own value again.
+func (m *Model) StateWrite(c *Call) bool {
+	k := c.Key()
+	if !c.Overwrites() || k == nil || c.Value == nil {
+		return false
+	}
+	v, ok := storedText(m.Pass.TypesInfo.Types[c.Value].Value)
+	if !ok {
+		return false
+	}
+	id := m.KeyID(k)
+	acquires := 0
+	for _, o := range m.Calls {
+		if !o.Acquires() || o.Key() == nil || m.KeyID(o.Key()) != id {
+			continue
+		}
+		if o.Value == nil {
+			return false
+		}
+		if ov, ok := storedText(m.Pass.TypesInfo.Types[o.Value].Value); !ok || ov == v {
+			return false
+		}
+		acquires++
+	}
+	return acquires > 0
+}
+
+// storedText is the text Redis stores for a constant value: a string as
+// it is, an integer in decimal; false for anything else.
+func storedText(v constant.Value) (string, bool) {
+	switch {
+	case v == nil:
+		return "", false
+	case v.Kind() == constant.String:
+		return constant.StringVal(v), true
+	case v.Kind() == constant.Int:
+		return v.ExactString(), true
+	}
+	return "", false
 }

@@ -67,7 +67,11 @@
 // marker kept for redeliveries after the job is done), a plain SET that
 // only a holder of another key makes (in the function that acquired it,
 // or one that every caller reaches only after an acquire: a record of
-// who holds it, or a version written beside it), and writes in _test.go
+// who holds it, or a version written beside it), a plain SET of a
+// constant other than every constant the package's acquires of the key
+// store (an idempotency claim's "processing" overwritten with
+// "processed": the record's next state, where a renewal writes the
+// holder's value again), and writes in _test.go
 // files, which often set up a lock held by someone else (set -tests to
 // check those too).
 //

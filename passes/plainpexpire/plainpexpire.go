@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		k := c.Key()
-		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) || m.Counted(k) || m.HolderRecord(c) || m.TTLRepair(c) || m.Rearmed(c) {
+		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) || m.Counted(k) || m.HolderRecord(c) || m.StateWrite(c) || m.TTLRepair(c) || m.Rearmed(c) {
 			continue
 		}
 		report(pass, m, c, k)
