@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/cfg"
 
@@ -143,7 +144,9 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 			case isFalse:
 				succs = b.Succs[1:]
 			case tainted, isNil, notNil:
-				if o.success {
+				// A branch that cannot leave the loop on either side
+				// (sleep or not before the next pass) decides nothing.
+				if o.success && canLeave(b.Succs, inside, target) {
 					return false
 				}
 				succs = b.Succs
@@ -167,6 +170,27 @@ func (o *outcomes) reaches(g *cfg.CFG, inside func(*cfg.Block) bool, target func
 		return false
 	}
 	return walk(start, at, env{})
+}
+
+// canLeave reports whether a path from one of from, within the region
+// and short of a target block, leaves the region or ends (a return, a
+// panic).
+func canLeave(from []*cfg.Block, inside, target func(*cfg.Block) bool) bool {
+	seen := map[*cfg.Block]bool{}
+	stack := slices.Clone(from)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || target(b) {
+			continue
+		}
+		seen[b] = true
+		if !inside(b) || len(b.Succs) == 0 {
+			return true
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
 }
 
 // enters reports whether arriving at target goes on into it: a loop

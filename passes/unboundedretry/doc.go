@@ -103,7 +103,10 @@
 // acquire and a successful one leaves the loop. The outcome is read on
 // the control-flow graph: the acquire's bool is true on success, its
 // error nil, a SET reply "OK"; conditions on them are followed along the
-// path. A loop that goes on after getting the lock acquires once per
+// path; a condition the outcome decides in a way not read (a count the
+// work returns) is followed both ways on success when neither way can
+// leave the loop (it only chooses whether to sleep before the next
+// pass). A loop that goes on after getting the lock acquires once per
 // iteration and is not a retry: a periodic job that tries the lock on
 // each tick, logs when it is busy and waits for the next tick; a claim
 // per item that skips a busy one; a for b.Loop() benchmark that fails on
