@@ -30,6 +30,10 @@ type Call struct {
 	Keys  []ast.Expr // KEYS: the key(s) the command touches, in order
 	Value ast.Expr   // the value written by SET/SETNX
 	TTL   ast.Expr   // the expiry argument, nil when absent
+	// Stored is the text of the constant a helper's call writes when the
+	// helper fixes its value itself (Value is nil), if StoredKnown.
+	Stored      string
+	StoredKnown bool
 	// Lease is true when the call is a go-redis method whose TTL argument
 	// is a lease length (a time.Duration: SetNX, Expire, PExpire), which a
 	// suggested fix may move or pass on.

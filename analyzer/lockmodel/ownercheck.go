@@ -252,10 +252,10 @@ func encloses(fn ast.Node, c *Call) bool {
 // writes the holder's own value again.
 func (m *Model) StateWrite(c *Call) bool {
 	k := c.Key()
-	if !c.Overwrites() || k == nil || c.Value == nil {
+	if !c.Overwrites() || k == nil {
 		return false
 	}
-	v, ok := storedText(m.Pass.TypesInfo.Types[c.Value].Value)
+	v, ok := m.storedConst(c)
 	if !ok {
 		return false
 	}
@@ -265,15 +265,21 @@ func (m *Model) StateWrite(c *Call) bool {
 		if !o.Acquires() || o.Key() == nil || m.KeyID(o.Key()) != id {
 			continue
 		}
-		if o.Value == nil {
-			return false
-		}
-		if ov, ok := storedText(m.Pass.TypesInfo.Types[o.Value].Value); !ok || ov == v {
+		if ov, ok := m.storedConst(o); !ok || ov == v {
 			return false
 		}
 		acquires++
 	}
 	return acquires > 0
+}
+
+// storedConst is the text of the constant c writes, in the call or, for
+// a helper's call, inside the helper.
+func (m *Model) storedConst(c *Call) (string, bool) {
+	if c.Value != nil {
+		return storedText(m.Pass.TypesInfo.Types[c.Value].Value)
+	}
+	return c.Stored, c.StoredKnown
 }
 
 // storedText is the text Redis stores for a constant value: a string as

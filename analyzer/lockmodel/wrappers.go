@@ -45,6 +45,10 @@ type Forwarder struct {
 	// connection's helper) that passes its command name and arguments to
 	// redigo's Do: a call of it is read as a call of redigo's Do.
 	Raw bool
+	// Stored is the text of the constant the function writes itself
+	// (Value == -1), when StoredKnown: markProcessed(key) sets "processed".
+	Stored      string
+	StoredKnown bool
 }
 
 func (*Forwarder) AFact() {}
@@ -181,6 +185,9 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 			return nil
 		}
 		return f
+	}
+	if f.Value < 0 && c.Value != nil {
+		f.Stored, f.StoredKnown = storedText(m.Pass.TypesInfo.Types[c.Value].Value)
 	}
 	if c.Command == CmdSet && c.Flags&FlagNX != 0 && f.TTL >= 0 {
 		// SET NX PX with the TTL from a parameter: the caller may pass 0.
@@ -331,6 +338,9 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 	}
 	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
 		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
+	if f.Value < 0 {
+		c.Stored, c.StoredKnown = f.Stored, f.StoredKnown
+	}
 	if f.Command == CmdEval {
 		return b.forwardedScript(call, f, c, argAt)
 	}

@@ -37,6 +37,29 @@ func (i *Idempotence) Exec(ctx context.Context, key string, exec func(context.Co
 	return i.rdb.Set(ctx, k, StatusProcessed, 24*time.Hour).Err()
 }
 
+// ExecHelpers is Exec through the store's own helpers, each of which
+// fixes the value it writes.
+func (i *Idempotence) ExecHelpers(ctx context.Context, key string, exec func(context.Context) error) error {
+	k := "idempotency:lock:helpers:" + key
+	ok, err := i.claim(ctx, k)
+	if err != nil || !ok {
+		return err
+	}
+	if err := exec(ctx); err != nil {
+		return err
+	}
+	// Near miss (silent): the record's terminal state, through a helper.
+	return i.markProcessed(ctx, k)
+}
+
+func (i *Idempotence) claim(ctx context.Context, key string) (bool, error) {
+	return i.rdb.SetNX(ctx, key, StatusProcessing, 5*time.Second).Result()
+}
+
+func (i *Idempotence) markProcessed(ctx context.Context, key string) error {
+	return i.rdb.Set(ctx, key, StatusProcessed, 24*time.Hour).Err()
+}
+
 func (i *Idempotence) Processed(ctx context.Context, key string) (bool, error) {
 	status, err := i.rdb.Get(ctx, "idempotency:lock:"+key).Result()
 	return status == StatusProcessed, err
