@@ -116,7 +116,19 @@ func (b *builder) exportInterfaceForwarders() {
 	if len(b.forwarders) == 0 {
 		return
 	}
-	scope := b.pass.Pkg.Scope()
+	for _, m := range exportedInterfaceMethods(b.pass.Pkg) {
+		if f := b.forwardingImplementation(m); f != nil {
+			b.pass.ExportObjectFact(m, f)
+		}
+	}
+}
+
+// exportedInterfaceMethods returns the exported methods that the
+// package's exported interfaces declare themselves: what other packages
+// call when they hold one of them.
+func exportedInterfaceMethods(pkg *types.Package) []*types.Func {
+	var out []*types.Func
+	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || !tn.Exported() || tn.IsAlias() || !types.IsInterface(tn.Type()) {
@@ -125,12 +137,10 @@ func (b *builder) exportInterfaceForwarders() {
 		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumExplicitMethods() {
 			m := iface.ExplicitMethod(i)
-			if !m.Exported() || m.Pkg() != b.pass.Pkg || m.Origin() != m {
-				continue
-			}
-			if f := b.forwardingImplementation(m); f != nil {
-				b.pass.ExportObjectFact(m, f)
+			if m.Exported() && m.Pkg() == pkg && m.Origin() == m {
+				out = append(out, m)
 			}
 		}
 	}
+	return out
 }

@@ -180,7 +180,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ctorTokens = m.ctorCalls()
-	m.drops = m.dropFuncs()
+	m.findDrops()
 	m.warm()
 	exportTokenParams(m)
 	exportTakers(m)

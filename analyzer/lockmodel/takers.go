@@ -51,50 +51,33 @@ func (m *Model) Drops(fn *types.Func) bool {
 	return false
 }
 
-// dropFuncs returns the functions of the package whose own body deletes
-// a key.
-func (m *Model) dropFuncs() map[*types.Func]bool {
-	out := map[*types.Func]bool{}
+// findDrops fills m.drops with the functions of the package whose own
+// body deletes a key.
+func (m *Model) findDrops() {
+	m.drops = map[*types.Func]bool{}
 	for _, c := range m.Calls {
 		if c.Decl != nil && (c.Command.IsDelete() || c.Command == CmdDelEx || c.Command == CmdEval) {
 			if fn, ok := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func); ok {
-				out[fn] = true
+				m.drops[fn] = true
 			}
 		}
 	}
 	// A thin wrapper of one that drops, its whole body the call (a
 	// store's UnlockEvent(id) { return d.store.Unlock(eventKey(id)) }),
 	// drops too; to a fixed point, for a wrapper of a wrapper.
-	drops := func(fn *types.Func) bool {
-		switch {
-		case fn == nil:
-			return false
-		case fn.Pkg() != m.Pass.Pkg:
-			return m.Pass.ImportObjectFact(fn.Origin(), new(DropsKey))
-		case out[fn]:
-			return true
-		}
-		for _, impl := range m.implementations(fn) {
-			if out[impl] {
-				return true
-			}
-		}
-		return false
-	}
 	for changed := true; changed; {
 		changed = false
 		for obj, d := range m.defs.funcs {
 			fn, _ := obj.(*types.Func)
-			if fn == nil || out[fn] {
+			if fn == nil || m.drops[fn] {
 				continue
 			}
-			if call := thinCall(d); call != nil && drops(m.callee(call)) {
-				out[fn] = true
+			if call := thinCall(d); call != nil && m.Drops(m.callee(call)) {
+				m.drops[fn] = true
 				changed = true
 			}
 		}
 	}
-	return out
 }
 
 // thinCall returns the call that ends d's body (return f(...), or
@@ -167,18 +150,9 @@ func exportTakers(m *Model) {
 	// implementation of the package drops with: other packages hold the
 	// interface (a Store whose Redis implementation is behind New).
 	if len(m.drops) > 0 {
-		scope := m.Pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || !tn.Exported() || tn.IsAlias() || !types.IsInterface(tn.Type()) {
-				continue
-			}
-			iface := tn.Type().Underlying().(*types.Interface)
-			for i := range iface.NumExplicitMethods() {
-				im := iface.ExplicitMethod(i)
-				if im.Exported() && im.Pkg() == m.Pass.Pkg && im.Origin() == im && m.Drops(im) {
-					m.Pass.ExportObjectFact(im, &DropsKey{})
-				}
+		for _, im := range exportedInterfaceMethods(m.Pass.Pkg) {
+			if m.Drops(im) {
+				m.Pass.ExportObjectFact(im, &DropsKey{})
 			}
 		}
 	}

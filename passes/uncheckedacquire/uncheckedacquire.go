@@ -107,17 +107,7 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 // from call's statement outwards) calls a releaser after call, deferred
 // or not, with an argument that is one of call's.
 func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releases func(*types.Func) bool) bool {
-	var body *ast.BlockStmt
-	for _, n := range path {
-		if fd, ok := n.(*ast.FuncDecl); ok {
-			body = fd.Body
-			break
-		}
-		if fl, ok := n.(*ast.FuncLit); ok {
-			body = fl.Body
-			break
-		}
-	}
+	_, body := enclosingFunc(path)
 	if body == nil {
 		return false
 	}
@@ -149,6 +139,20 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 		return !found
 	})
 	return found
+}
+
+// enclosingFunc returns the innermost function declaration or literal
+// on path (which leads outwards) and its body; nil when there is none.
+func enclosingFunc(path []ast.Node) (ast.Node, *ast.BlockStmt) {
+	for _, n := range path {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			return f, f.Body
+		case *ast.FuncLit:
+			return f, f.Body
+		}
+	}
+	return nil, nil
 }
 
 // missWords says what a lost acquire gives, for a message.
@@ -419,21 +423,11 @@ func checkThin(pass *analysis.Pass, m *lockmodel.Model) {
 				!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
 				return true
 			}
-			var body ast.Node
-			for _, p := range parents {
-				if _, ok := p.(*ast.FuncDecl); ok {
-					body = p
-					break
-				}
-				if _, ok := p.(*ast.FuncLit); ok {
-					body = p
-					break
-				}
-			}
-			if body == nil {
+			fnNode, _ := enclosingFunc(parents)
+			if fnNode == nil {
 				return true
 			}
-			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, body, rc.reply), diag.Quote(fn.Name()))
+			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, fnNode, rc.reply), diag.Quote(fn.Name()))
 			return true
 		})
 	}
