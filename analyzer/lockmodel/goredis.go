@@ -186,10 +186,35 @@ func (b *builder) queue(c *Call, recv ast.Expr) {
 			return
 		}
 	}
-	switch goRedisTypeName(b.pass.TypesInfo.TypeOf(recv)) {
+	t := b.pass.TypesInfo.TypeOf(recv)
+	switch goRedisTypeName(t) {
 	case "Pipeliner", "Pipeline":
 		c.Queued = true
+		return
 	}
+	// A service's own pipeline type, made by its own client, is known by
+	// what it does: its Exec sends the batch and returns go-redis's
+	// replies.
+	c.Queued = execsBatch(t)
+}
+
+// execsBatch reports whether t has an Exec whose first result is a slice
+// of go-redis's Cmder: a pipeline, whatever declares it.
+func execsBatch(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Exec")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 {
+		return false
+	}
+	s, ok := res.At(0).Type().(*types.Slice)
+	return ok && goRedisTypeName(s.Elem()) == "Cmder"
 }
 
 // watchedVia returns the watched keys when recv is a Watch callback's *Tx.
