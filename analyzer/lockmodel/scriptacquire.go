@@ -64,17 +64,9 @@ func (t *Tokens) scriptValue(c *Call) TokenOrigin {
 // a script that reads the key and compares the reply with an ARGV or a
 // variable, or a SET or DELEX IFEQ.
 func (m *Model) valueChecked(c *Call) bool {
-	id := m.KeyID(c.Key())
-	if id == "" {
+	same, ok := m.sameKeyOf(c)
+	if !ok {
 		return false
-	}
-	fam, byFam := m.counterFamily(c.Key())
-	same := func(k ast.Expr) bool {
-		if m.KeyID(k) == id {
-			return true
-		}
-		f, ok := m.counterFamily(k)
-		return byFam && ok && f == fam
 	}
 	for _, o := range m.Calls {
 		switch {

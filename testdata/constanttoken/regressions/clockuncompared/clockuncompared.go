@@ -1,0 +1,72 @@
+// Package clockuncompared pins the task lock of a configuration service:
+// the acquire stores the time, new at each acquisition, and the release
+// deletes the key without reading it. Nothing compares the value, so it
+// proves nothing to anyone and its origin does not matter: the plain DEL
+// is the defect, and unconditionaldel's to report. Where a release does
+// compare the value, or the value leaves the function for a check this
+// package cannot see, a clock reading is a weak owner and is reported.
+package clockuncompared
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type TaskQueue struct{ rdb *redis.Client }
+
+func (tq *TaskQueue) taskLockKey(id string) string { return fmt.Sprintf("cc:apiTask:%s", id) }
+
+// Silent: the time, compared by nothing; the release deletes the key.
+func (tq *TaskQueue) lockTask(ctx context.Context, id string, ttl int64) (bool, error) {
+	key := tq.taskLockKey(id)
+	return tq.rdb.SetNX(ctx, key, time.Now(), time.Minute*time.Duration(ttl)).Result()
+}
+
+func (tq *TaskQueue) unlockTask(ctx context.Context, id string) error {
+	key := tq.taskLockKey(id)
+	return tq.rdb.Del(ctx, key).Err()
+}
+
+// Silent: a math/rand draw, compared by nothing.
+func (tq *TaskQueue) lockRun(ctx context.Context, id string) (bool, error) {
+	n := rand.Int63()
+	return tq.rdb.SetNX(ctx, "lock:run:"+id, n, time.Minute).Result()
+}
+
+func (tq *TaskQueue) unlockRun(ctx context.Context, id string) error {
+	return tq.rdb.Del(ctx, "lock:run:"+id).Err()
+}
+
+// Must report: the same clock value, but the release reads the key back
+// and compares it with the caller's.
+func (tq *TaskQueue) lockJob(ctx context.Context, id string) (bool, error) {
+	return tq.rdb.SetNX(ctx, "lock:job:"+id, time.Now().UnixNano(), time.Minute).Result() // want "lock key `\"lock:job:\" \\+ id` acquired with a non-unique token \\(`time\\.Now`\\)"
+}
+
+func (tq *TaskQueue) unlockJob(ctx context.Context, id string, owner int64) error {
+	v, err := tq.rdb.Get(ctx, "lock:job:"+id).Int64()
+	if err != nil || v != owner {
+		return err
+	}
+	return tq.rdb.Del(ctx, "lock:job:"+id).Err()
+}
+
+// Must report: the value is returned to the caller, which may compare it
+// where this package cannot see.
+func (tq *TaskQueue) lockNode(ctx context.Context, id string) (string, error) {
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	ok, err := tq.rdb.SetNX(ctx, "lock:node:"+id, ts, 30*time.Second).Result() // want "lock key `\"lock:node:\" \\+ id` acquired with a non-unique token \\(`time\\.Now`"
+	if err != nil || !ok {
+		return "", err
+	}
+	return ts, nil
+}
+
+func (tq *TaskQueue) unlockNode(ctx context.Context, id string) error {
+	return tq.rdb.Del(ctx, "lock:node:"+id).Err()
+}
