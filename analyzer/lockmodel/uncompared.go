@@ -58,27 +58,57 @@ func (m *Model) sameKeyOf(c *Call) (func(ast.Expr) bool, bool) {
 	}, true
 }
 
-// valueStaysLocal reports whether c's value is written in the acquire
-// itself, or is a local variable of c's function named nowhere else
-// there but in its own definition.
+// valueStaysLocal reports whether c's value is made in c's function of
+// nothing that leaves it: no field, parameter or package variable, and
+// only locals named nowhere else there but in their own definitions and
+// in the value.
 func (m *Model) valueStaysLocal(c *Call) bool {
-	id, ok := ast.Unparen(c.Value).(*ast.Ident)
-	if !ok {
-		_, lit := ast.Unparen(c.Value).(*ast.BasicLit)
-		_, call := ast.Unparen(c.Value).(*ast.CallExpr)
-		return lit || call
-	}
 	info := m.Pass.TypesInfo
-	v, ok := info.Uses[id].(*types.Var)
 	body := FuncBody(c.Func)
-	if !ok || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+	if body == nil {
 		return false
 	}
+	vars := map[*types.Var]bool{}
+	local := true
+	ast.Inspect(c.Value, func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.SelectorExpr:
+			if sel := info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+				local = false
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[e].(*types.Var); ok {
+				if v.Pos() < body.Pos() || v.Pos() >= body.End() {
+					local = false
+				}
+				vars[v] = true
+			}
+		}
+		return local
+	})
+	if !local {
+		return false
+	}
+	for v := range vars {
+		if !m.namedOnlyIn(body, v, c.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// namedOnlyIn reports whether v, a local of body, is named there only in
+// its own definitions and inside within.
+func (m *Model) namedOnlyIn(body ast.Node, v *types.Var, within ast.Node) bool {
+	info := m.Pass.TypesInfo
 	defined, other := false, false
 	ast.Inspect(body, func(n ast.Node) bool {
+		if other || n == within {
+			return false
+		}
 		use, ok := n.(*ast.Ident)
-		if !ok || use == id {
-			return !other
+		if !ok {
+			return true
 		}
 		if info.Defs[use] == v {
 			defined = true
