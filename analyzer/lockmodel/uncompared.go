@@ -7,12 +7,12 @@ import (
 
 // Uncompared reports whether the value c stores is one nothing can
 // compare: no script, SET IFEQ, DELEX IFEQ or compared GET of the package
-// reads c's key (or a key of its family), the package does delete the
-// key with a command of its own, and the value stays in c's function
-// (written in the acquire, or a local named only there), so that no
-// caller can hold it for a check the package does not see. Such a key is
-// released without an owner check (unconditionaldel's question); what it
-// stores proves nothing to anyone.
+// reads c's key (or a key of its family), the package does delete or
+// expire the key with a command of its own, and the value stays in c's
+// function (made there of nothing that leaves it), so that no caller can
+// hold it for a check the package does not see. Such a key is released
+// without an owner check (unconditionaldel's question); what it stores
+// proves nothing to anyone.
 func (m *Model) Uncompared(c *Call) bool {
 	if c.Value == nil || c.Key() == nil || !m.valueStaysLocal(c) {
 		return false
@@ -21,7 +21,7 @@ func (m *Model) Uncompared(c *Call) bool {
 	if !ok || m.valueChecked(c) {
 		return false
 	}
-	deleted := false
+	released := false
 	for _, o := range m.Calls {
 		if o == c || o.Acquires() {
 			continue
@@ -33,12 +33,12 @@ func (m *Model) Uncompared(c *Call) bool {
 			switch {
 			case o.Command == CmdGet && o.Compared:
 				return false
-			case o.Command.IsDelete():
-				deleted = true
+			case o.Command.IsDelete() || o.Command.IsExpire():
+				released = true
 			}
 		}
 	}
-	return deleted
+	return released
 }
 
 // sameKeyOf returns a test of whether a key is c's, by identity or by

@@ -88,9 +88,9 @@
 // marker held in a field of a type whose methods only ever take it. No
 // owner check reads its value, so there is nothing a token protects.
 // So does a clock reading or a math/rand draw written by the acquire (or
-// by a local named nowhere else) into a key that the package deletes with
-// a plain DEL and whose value no script, IFEQ or compared GET of the
-// package reads: new at each acquisition and checked by nobody, the value
+// of locals named nowhere else) into a key that the package deletes or
+// expires with a plain DEL or EXPIRE and whose value no script, IFEQ or
+// compared GET of the package reads: new at each acquisition and checked by nobody, the value
 // is not the defect; the unchecked DEL is, and unconditionaldel reports
 // it. Such a value that leaves the function (returned, kept in a field)
 // may be compared where the package cannot see, and is reported.

@@ -85,3 +85,13 @@ func (tq *TaskQueue) lockShard(ctx context.Context, id string) (int64, error) {
 func (tq *TaskQueue) unlockShard(ctx context.Context, id string) error {
 	return tq.rdb.Del(ctx, "lock:shard:"+id).Err()
 }
+
+// Silent: the time, compared by nothing; the "release" only lets the key
+// expire later (a job's idempotency key).
+func (tq *TaskQueue) AcquireJob(ctx context.Context, id string) (bool, error) {
+	return tq.rdb.SetNX(ctx, "sentinel:lock:"+id, time.Now().Unix(), 10*time.Minute).Result()
+}
+
+func (tq *TaskQueue) ReleaseJob(ctx context.Context, id string) error {
+	return tq.rdb.Expire(ctx, "sentinel:lock:"+id, 10*time.Minute).Err()
+}
