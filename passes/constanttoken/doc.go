@@ -87,13 +87,14 @@
 // reads back stays silent too: a once-per-period marker, or an init
 // marker held in a field of a type whose methods only ever take it. No
 // owner check reads its value, so there is nothing a token protects.
-// So does a clock reading or a math/rand draw written by the acquire (or
-// of locals named nowhere else) into a key that the package deletes or
-// expires with a plain DEL or EXPIRE and whose value no script, IFEQ or
-// compared GET of the package reads: new at each acquisition and checked by nobody, the value
-// is not the defect; the unchecked DEL is, and unconditionaldel reports
-// it. Such a value that leaves the function (returned, kept in a field)
-// may be compared where the package cannot see, and is reported.
+// So does a clock reading or a math/rand draw that the acquire makes
+// itself, or makes of locals named nowhere else, when the package deletes
+// or expires the key with a plain DEL or EXPIRE and no script, IFEQ or
+// compared GET of the package reads its value: new at each acquisition
+// and checked by nobody, the value is not the defect (a plain DEL is, and
+// unconditionaldel reports it). Such a value that leaves the function
+// (returned, kept in a field) may be compared where the package cannot
+// see, and is reported.
 // Acquires in _test.go files, which store fixed values on purpose, are
 // checked only with -tests.
 //
