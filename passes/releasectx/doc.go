@@ -3,7 +3,7 @@
 //
 // # Analyzer releasectx
 //
-// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, or one in the branch where its context is done
+// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, one in the branch where its context is done, or one handed back under a context cancelled on return
 //
 // A release deferred in a handler runs after the work, under the
 // handler's context. When the client has disconnected (an HTTP
@@ -49,6 +49,15 @@
 // A release that is not deferred is reported when it runs in the branch
 // that runs only once its context is done, a select case on ctx.Done()
 // or the body of if ctx.Err() != nil: the client fails it at once.
+//
+// A release handed back to the caller is reported where it is handed
+// out: a function literal that a function returns (itself, or through
+// the one local a return names) and that releases under a context the
+// function made with WithTimeout, WithDeadline or WithCancel and cancels
+// with a deferred cancel, or the call of a function of the package that
+// returns a release bound to its context parameter (a lock's acquire
+// that returns its attempt's unlock closure), given such a context. Every
+// call of the release comes after the cancel.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a context parameter of

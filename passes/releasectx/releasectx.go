@@ -54,7 +54,13 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}}
 	a.findReleasers()
+	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				decls = append(decls, fd)
+			}
+		}
 		if !tests && m.InTestFile(f) {
 			continue
 		}
@@ -71,6 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
+	a.checkReturned(decls)
 	return nil, nil
 }
 
