@@ -122,14 +122,18 @@ func LockParent(ctx context.Context, rdb *redis.Client, key string) (func(), err
 	return func() { unlockScript.Run(ctx, rdb, []string{key}, token) }, nil
 }
 
-// Silent: the timeout context is not cancelled on return; it ends when
-// its time is up, which the caller's work may well not outlast.
-func LockNoCancel(ctx context.Context, rdb *redis.Client, key string) (func(), error) {
-	wctx, _ := context.WithTimeout(ctx, time.Hour) //nolint:govet
+// Silent: the context is cancelled by the release itself, after it has
+// run, not on return.
+func LockCancelAfter(ctx context.Context, rdb *redis.Client, key string) (func(), error) {
+	wctx, cancel := context.WithTimeout(ctx, time.Hour)
 	token := uuid.NewString()
 	ok, err := rdb.SetNX(wctx, key, token, time.Minute).Result()
 	if err != nil || !ok {
+		cancel()
 		return nil, errors.Join(err, errors.New("lock held"))
 	}
-	return func() { unlockScript.Run(wctx, rdb, []string{key}, token) }, nil
+	return func() {
+		unlockScript.Run(wctx, rdb, []string{key}, token)
+		cancel()
+	}, nil
 }
