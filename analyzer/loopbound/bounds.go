@@ -2,6 +2,7 @@ package loopbound
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/cfg"
@@ -91,6 +92,9 @@ func (l *loopGraph) bounded(exits []exit) By {
 		for _, g := range l.guards(e) {
 			if by := l.isBound(g); by != Nothing {
 				return by
+			}
+			if l.tickerDeadline(g) {
+				return Channel
 			}
 		}
 	}
@@ -260,4 +264,46 @@ func varOf(info *types.Info, e ast.Expr) types.Object {
 		return info.Uses[e.Sel]
 	}
 	return nil
+}
+
+// tickerDeadline reports whether g is the receive of a select case that
+// waits on a ticker made before the loop and whose body leaves the loop
+// (a return, or a break or goto to a label outside it): the first tick
+// ends the loop, so it is bounded by one period. A tick whose case goes
+// on looping only paces the loop.
+func (l *loopGraph) tickerDeadline(g ast.Node) bool {
+	var clause *ast.CommClause
+	ast.Inspect(l.loop, func(n ast.Node) bool {
+		if cc, ok := n.(*ast.CommClause); ok && cc.Comm == g {
+			clause = cc
+		}
+		return clause == nil
+	})
+	if clause == nil || len(clause.Body) == 0 {
+		return false
+	}
+	var recv ast.Expr
+	switch c := clause.Comm.(type) {
+	case *ast.ExprStmt:
+		recv = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			recv = c.Rhs[0]
+		}
+	}
+	u, ok := ast.Unparen(recv).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW || !isTickerChan(l.pass.TypesInfo, u.X) || l.freshTimer(u.X) {
+		return false
+	}
+	switch last := clause.Body[len(clause.Body)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		if last.Label == nil || (last.Tok != token.BREAK && last.Tok != token.GOTO) {
+			return false
+		}
+		target, _ := l.pass.TypesInfo.Uses[last.Label].(*types.Label)
+		return target != nil && (target.Pos() < l.loop.Pos() || target.Pos() >= l.loop.End())
+	}
+	return false
 }

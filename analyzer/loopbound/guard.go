@@ -144,14 +144,14 @@ func (sc *scope) mentionsCounter(e ast.Node, seen map[types.Object]bool) bool {
 	})
 }
 
-// freshTimer reports whether receiving from e waits on a timer started in
-// this run (case <-time.After(d) inside the loop): it restarts each time
-// round, so it is a pause rather than a deadline.
+// freshTimer reports whether receiving from e waits on a timer or ticker
+// started in this run (case <-time.After(d) inside the loop): it restarts
+// each time round, so it is a pause rather than a deadline.
 func (sc *scope) freshTimer(e ast.Expr) bool {
 	info := sc.pass.TypesInfo
 	isTimer := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		return ok && isTimeFunc(funcOf(info, call), "After", "NewTimer")
+		return ok && isTimeFunc(funcOf(info, call), "After", "NewTimer", "NewTicker", "Tick")
 	}
 	e = ast.Unparen(e)
 	if isTimer(e) {

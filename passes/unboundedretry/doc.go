@@ -82,6 +82,10 @@
 //     constant on every return (a policy whose Next never says stop)
 //     bounds nothing.
 //
+// A select case on a ticker made before the loop whose body leaves the
+// loop (a return, or a break or goto to a label outside it) ends the wait
+// at the first tick, and is a bound.
+//
 // time.Sleep, a ticker used for pacing, a counter that is never compared
 // and an exit on a Redis error (but the deadline's, above) are not
 // bounds: none of them ends the wait while the lock is held by someone
