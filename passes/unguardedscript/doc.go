@@ -44,7 +44,8 @@
 // with a lock word (local lock_key = KEYS[1]). A write after the script's
 // own acquire of the key (SETNX then EXPIRE in one script) is atomic and
 // not reported, and neither is the TTL of a key the script counts with
-// INCR first (a sequence or a rate window), which no holder owns.
+// INCR first (a sequence or a rate window), or keeps members in (a
+// sorted set of a semaphore's leases, a list), which no holder owns.
 //
 // The finding is reported where the script's text is written (the
 // literal, the constant, or the //go:embed variable) and names the Lua

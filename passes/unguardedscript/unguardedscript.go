@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if k == 0 || (i > 0 && verb == "extends") {
 					continue
 				}
-				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) || verb == "extends" && countedBefore(calls, w, k) {
+				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) || verb == "extends" && (countedBefore(calls, w, k) || collection(calls, k)) {
 					continue
 				}
 				why, ok := lockish(m, c, calls, w, i, k)
@@ -121,6 +121,18 @@ func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) boo
 func countedBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 	for _, a := range calls {
 		if a.At < w.At && a.Key() == k && a.Increments() {
+			return true
+		}
+	}
+	return false
+}
+
+// collection reports whether the script keeps members at key k (a
+// sorted set of leases, a list): the key's TTL is the collection's, which
+// no one holder owns, and extending it extends nobody's lock.
+func collection(calls []*lockmodel.LuaCall, k int) bool {
+	for _, a := range calls {
+		if a.Key() == k && a.Collects() {
 			return true
 		}
 	}

@@ -14,6 +14,16 @@ var (
 	// holder's field (a reentrant lock keeps a hold count per holder):
 	// after an EXISTS of the key they take it, as SET does.
 	hashTakes = map[string]bool{"HSET": true, "HSETNX": true, "HINCRBY": true, "HMSET": true}
+	// members are the commands of a collection of members (a sorted
+	// set, a set, a list, a stream): a semaphore's leases, a queue. The
+	// key's TTL is the collection's, which no one holder owns.
+	members = map[string]bool{
+		"ZADD": true, "ZREM": true, "ZSCORE": true, "ZCARD": true, "ZCOUNT": true, "ZRANGE": true, "ZRANGEBYSCORE": true,
+		"ZREMRANGEBYSCORE": true, "ZREMRANGEBYRANK": true, "ZINCRBY": true, "ZRANK": true, "ZPOPMIN": true, "ZPOPMAX": true,
+		"SADD": true, "SREM": true, "SCARD": true, "SMEMBERS": true, "SPOP": true,
+		"LPUSH": true, "RPUSH": true, "LPOP": true, "RPOP": true, "LLEN": true, "LRANGE": true, "LREM": true, "LTRIM": true,
+		"XADD": true, "XLEN": true, "XDEL": true, "XTRIM": true,
+	}
 	// ownerReads are the reads whose reply, compared with the holder's
 	// token, checks the owner: GET for string locks, HGET/HEXISTS for hash
 	// locks (reentrant locks keep the owner as a field).
@@ -29,6 +39,10 @@ func (c *Call) Removes() bool { return removes[c.Command] }
 
 // Extends reports whether the call sets its key's TTL.
 func (c *Call) Extends() bool { return extends[c.Command] }
+
+// Collects reports whether the call adds, removes, counts or lists the
+// members of a collection at its key.
+func (c *Call) Collects() bool { return members[c.Command] }
 
 // Increments reports whether the call is a counter increment: in a lock
 // script, a fence.
