@@ -176,7 +176,7 @@ func (m *Model) replyReturned(c *Call) bool {
 		return false
 	}
 	id, ok := as.Lhs[0].(*ast.Ident)
-	if !ok || id.Name == "_" {
+	if !ok || id.Name == "_" || errorOnly(c) {
 		return false
 	}
 	info := m.Pass.TypesInfo
@@ -189,6 +189,19 @@ func (m *Model) replyReturned(c *Call) bool {
 		ret, ok := n.(*ast.ReturnStmt)
 		return ok && refers(info, ret, reply), ok
 	})
+}
+
+// errorOnly reports whether c's result is used only through the client's
+// error method (err := rdb.SetNX(...).Err()): what it gives says nothing
+// of whether the key was taken.
+func errorOnly(c *Call) bool {
+	call, ok := ast.Unparen(c.Outer).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	name, known := errMethods[c.Client]
+	return ok && known && sel.Sel.Name == name && ast.Unparen(sel.X) == ast.Expr(c.Expr)
 }
 
 // refers reports whether n names obj.

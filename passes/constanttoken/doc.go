@@ -84,8 +84,9 @@
 // shared by every acquisition of the process and is reported.
 //
 // An acquire of a key that nothing in the package releases, renews or
-// reads back stays silent too: a once-per-period marker, or an init
-// marker held in a field of a type whose methods only ever take it. No
+// reads back stays silent too: a once-per-period marker, an init marker
+// held in a field of a type whose methods only ever take it, or a
+// setting's default written at start-up whose error alone is returned. No
 // owner check reads its value, so there is nothing a token protects.
 // So does a clock reading or a math/rand draw that the acquire makes
 // itself, or makes of locals named nowhere else, when the package deletes
