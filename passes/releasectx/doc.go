@@ -3,7 +3,7 @@
 //
 // # Analyzer releasectx
 //
-// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, one in the branch where its context is done, or one handed back under a context cancelled on return
+// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, one in the branch where its context is done, one handed back under a context cancelled on return, or the call that gives such a context to a function that defers its release under it
 //
 // A release deferred in a handler runs after the work, under the
 // handler's context. When the client has disconnected (an HTTP
@@ -59,9 +59,18 @@
 // that returns its attempt's unlock closure), given such a context. Every
 // call of the release comes after the cancel.
 //
+// A release deferred under a context parameter is reported where the
+// function is called with such a context: a handler that passes its
+// request's context (or a timeout of it, made here or by a helper of the
+// package) to a service method that defers its lock's release under
+// that parameter, itself, through a release an acquire handed back, or
+// through the service's own methods and an interface of the package
+// with one implementation, up to a few layers and across packages.
+//
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a context parameter of
-// an ordinary function, which may well outlive the release; for any
+// an ordinary function, which may well outlive the release, unless its
+// caller says otherwise as above; for any
 // other release that is not deferred (right after the work, a context
 // cancelled by a deferred cancel is still live); and for _test.go files
 // (set -tests to check those too). Frameworks whose own context type is

@@ -64,6 +64,10 @@ type site struct {
 	// call is the call that takes the context, the release or the
 	// wrapper call.
 	call *ast.CallExpr
+	// work is true when call is itself the work, the call of a function
+	// that defers its release under the context (deferrers.go), and no
+	// defer of the caller's is involved.
+	work bool
 }
 
 // classify follows the context e of the release at s to where it is
@@ -125,6 +129,9 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 		return a.classify(s, asg.rhs, hops+1)
 	}
 	fn, _ := typeutil.Callee(a.pass.TypesInfo, asg.call).(*types.Func)
+	if o, ok := a.madeByHelper(fn, asg.index, hops); ok {
+		return o
+	}
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != contextPath || asg.index != 0 || len(asg.call.Args) == 0 {
 		return origin{}
 	}
@@ -154,10 +161,14 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 	case ctxTimeout:
 		// A timeout the work also runs under covers the work: the release
 		// after it finds it expired when the work overran.
-		if a.usedBeyond(s, v, asg.call) {
+		if s.work || a.usedBeyond(s, v, asg.call) {
 			return origin{timeout, asg.call}
 		}
 	case ctxCancel:
+		// The callee's release runs before the caller can cancel.
+		if s.work {
+			break
+		}
 		if d := a.cancelledFirst(s, asg.cancel); d != nil {
 			return origin{cancelFirst, d}
 		}
@@ -377,3 +388,47 @@ func (a *checker) cancelledFirst(s *site, cancel *types.Var) *ast.DeferStmt {
 }
 
 func within(n ast.Node, pos token.Pos) bool { return n.Pos() <= pos && pos < n.End() }
+
+// madeByHelper follows a context made by a function of the package whose
+// body only returns a context of package context's, made from a
+// request's or a handler's (timeoutCtx(c) returning
+// context.WithTimeout(c.Request.Context(), d)): the context it makes
+// ends with that one. Only that parent is taken from the helper; the
+// rest of what it does with the context is its own.
+func (a *checker) madeByHelper(fn *types.Func, index, hops int) (origin, bool) {
+	if fn == nil || fn.Pkg() != a.pass.Pkg || index != 0 {
+		return origin{}, false
+	}
+	var decl *ast.FuncDecl
+	for _, d := range a.decls {
+		if a.pass.TypesInfo.Defs[d.Name] == fn {
+			decl = d
+			break
+		}
+	}
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 {
+		return origin{}, false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return origin{}, false
+	}
+	mk, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok || len(mk.Args) == 0 {
+		return origin{}, false
+	}
+	callee, _ := typeutil.Callee(a.pass.TypesInfo, mk).(*types.Func)
+	if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != contextPath {
+		return origin{}, false
+	}
+	switch contextFuncs[callee.Name()] {
+	case ctxTimeout, ctxCancel, ctxValue:
+	default:
+		return origin{}, false
+	}
+	parent := a.classify(&site{decl: decl}, mk.Args[0], hops+1)
+	if parent.kind == request || parent.kind == rpc {
+		return parent, true
+	}
+	return origin{}, false
+}

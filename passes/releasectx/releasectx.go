@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       "https://github.com/locklint/locklint/blob/main/docs/analyzers/releasectx.md",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*Releaser)(nil)},
+	FactTypes: []analysis.Fact{(*Releaser)(nil), (*Defers)(nil)},
 }
 
 var tests bool
@@ -45,6 +45,13 @@ type checker struct {
 	pass      *analysis.Pass
 	m         *lockmodel.Model
 	releasers map[*types.Func]int
+	// bound are the functions that return a release bound to their
+	// context parameter (returned.go); deferrers those that defer one
+	// under it (deferrers.go).
+	bound     map[*types.Func]int
+	deferrers map[*types.Func]*Defers
+	decls     []*ast.FuncDecl
+	impls     *[]implPair
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -52,83 +59,104 @@ func run(pass *analysis.Pass) (any, error) {
 	if !m.Relevant() {
 		return nil, nil
 	}
-	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}}
-	a.findReleasers()
-	var decls []*ast.FuncDecl
+	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}, deferrers: map[*types.Func]*Defers{}}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
-				decls = append(decls, fd)
+				a.decls = append(a.decls, fd)
 			}
 		}
+	}
+	a.findReleasers()
+	a.bound = a.findBound()
+	a.findDeferrers(pass.Files)
+	for _, f := range pass.Files {
 		if !tests && m.InTestFile(f) {
 			continue
 		}
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			if call, ok := n.(*ast.CallExpr); ok {
-				a.visit(stack, call)
-			}
-			return true
+		walk(f, func(stack []ast.Node, call *ast.CallExpr) {
+			a.visit(stack, call)
+			a.checkDeferrerCall(stack, call)
 		})
 	}
-	a.checkReturned(decls)
+	a.checkReturned()
 	return nil, nil
+}
+
+// walk calls visit for each call in f, with the nodes that enclose it.
+func walk(f *ast.File, visit func(stack []ast.Node, call *ast.CallExpr)) {
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if call, ok := n.(*ast.CallExpr); ok {
+			visit(stack, call)
+		}
+		return true
+	})
+}
+
+// release is a release call as visit and findDeferrers see it: the call
+// that takes the context (carrier), the context, the expression to
+// report and what to call it; cmd is the command, or nil for a
+// releaser's call.
+type release struct {
+	carrier   *ast.CallExpr
+	ctx, head ast.Expr
+	what      string
+	cmd       *lockmodel.Call
+}
+
+// releaseCall returns the release call is: a release command sent under
+// a context, or a call of a releaser.
+func (a *checker) releaseCall(stack []ast.Node, call *ast.CallExpr) (release, bool) {
+	if c := a.m.CallOf(call); c != nil {
+		if c.Ctx == nil || !a.isRelease(c) {
+			return release{}, false
+		}
+		r := release{ctx: c.Ctx, head: c.Expr, what: c.Command.String(), cmd: c}
+		// The call that takes the context: the command's own, or, for a
+		// rueidis command built apart, the Do around the builder.
+		switch {
+		case argOf(call, c.Ctx):
+			r.carrier = call
+		case len(stack) >= 2:
+			if p, ok := stack[len(stack)-2].(*ast.CallExpr); ok && argOf(p, c.Ctx) {
+				r.carrier = p
+			}
+		}
+		return r, r.carrier != nil
+	}
+	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	i, ok := a.releaser(fn)
+	if !ok || i >= len(call.Args) || call.Ellipsis.IsValid() {
+		return release{}, false
+	}
+	return release{carrier: call, ctx: call.Args[i], head: call, what: diag.Code(a.pass.Fset, call.Fun)}, true
 }
 
 // visit looks at one call: a release sent under a context, or a call of
 // a releaser.
 func (a *checker) visit(stack []ast.Node, call *ast.CallExpr) {
-	var (
-		ctx, head ast.Expr
-		carrier   *ast.CallExpr
-		what      string
-		cmd       *lockmodel.Call
-	)
-	if c := a.m.CallOf(call); c != nil {
-		if c.Ctx == nil || !a.isRelease(c) {
-			return
-		}
-		// The call that takes the context: the command's own, or, for a
-		// rueidis command built apart, the Do around the builder.
-		switch {
-		case argOf(call, c.Ctx):
-			carrier = call
-		case len(stack) >= 2:
-			if p, ok := stack[len(stack)-2].(*ast.CallExpr); ok && argOf(p, c.Ctx) {
-				carrier = p
-			}
-		}
-		ctx, head, what = c.Ctx, c.Expr, c.Command.String()
-		cmd = c
-	} else {
-		fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
-		i, ok := a.releaser(fn)
-		if !ok || i >= len(call.Args) || call.Ellipsis.IsValid() {
-			return
-		}
-		carrier, ctx, head, what = call, call.Args[i], call, diag.Code(a.pass.Fset, call.Fun)
-	}
-	if carrier == nil {
+	r, ok := a.releaseCall(stack, call)
+	if !ok {
 		return
 	}
-	s := atExit(stack, carrier)
+	s := atExit(stack, r.carrier)
 	if s == nil {
-		if branch := a.doneBranch(stack, carrier, ctx); branch != nil {
-			a.reportDone(branch, ctx, head, what)
+		if branch := a.doneBranch(stack, r.carrier, r.ctx); branch != nil {
+			a.reportDone(branch, r.ctx, r.head, r.what)
 		}
 		return
 	}
-	o := a.classify(s, ctx, 0)
+	o := a.classify(s, r.ctx, 0)
 	if o.kind == unknown || o.kind == live {
 		return
 	}
-	a.report(s, o, ctx, head, what, cmd)
+	a.report(s, o, r.ctx, r.head, r.what, r.cmd)
 }
 
 func argOf(call *ast.CallExpr, e ast.Expr) bool {
@@ -204,28 +232,33 @@ func atExit(stack []ast.Node, carrier *ast.CallExpr) *site {
 // release runs. Why a failed release leaves the lock until its TTL, and
 // what WithoutCancel keeps, is the doc's.
 func (a *checker) report(s *site, o origin, ctx, head ast.Expr, what string, c *lockmodel.Call) {
-	fset := a.pass.Fset
-	code := diag.Code(fset, ctx)
-	var why string
-	switch o.kind {
-	case request:
-		why = fmt.Sprintf("%s is the request's (%s), cancelled when the client disconnects", code, diag.Code(fset, o.at))
-	case rpc:
-		why = fmt.Sprintf("%s is gRPC handler %s's, cancelled with the call", code, diag.Quote(s.decl.Name.Name))
-	case timeout:
-		why = fmt.Sprintf("%s expires with the work's timeout (line %d)", code, diag.Line(fset, o.at.Pos()))
-	case cancelFirst:
-		why = fmt.Sprintf("%s is cancelled first by the defer on line %d", code, diag.Line(fset, o.at.Pos()))
-	}
 	d := analysis.Diagnostic{
 		Pos: head.Pos(), End: head.End(),
 		Message: fmt.Sprintf("deferred %s: %s, so the lock may stay until its TTL; release under `context.WithoutCancel` with a timeout",
-			what, why),
+			what, a.why(s, o, ctx)),
 	}
 	if fix, ok := a.fix(s, ctx); ok && !a.toLibrary(c) {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	diag.Report(a.pass, d)
+}
+
+// why says where ctx comes from and why it is done when the release
+// runs.
+func (a *checker) why(s *site, o origin, ctx ast.Expr) string {
+	fset := a.pass.Fset
+	code := diag.Code(fset, ctx)
+	switch o.kind {
+	case request:
+		return fmt.Sprintf("%s is the request's (%s), cancelled when the client disconnects", code, diag.Code(fset, o.at))
+	case rpc:
+		return fmt.Sprintf("%s is gRPC handler %s's, cancelled with the call", code, diag.Quote(s.decl.Name.Name))
+	case timeout:
+		return fmt.Sprintf("%s expires with the work's timeout (line %d)", code, diag.Line(fset, o.at.Pos()))
+	case cancelFirst:
+		return fmt.Sprintf("%s is cancelled first by the defer on line %d", code, diag.Line(fset, o.at.Pos()))
+	}
+	return code
 }
 
 // reportDone reports a release in a branch that runs once its context is

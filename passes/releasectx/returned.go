@@ -30,16 +30,15 @@ type handOff struct {
 	call bool
 }
 
-// checkReturned reports releases returned by a function under a context
-// that the function cancels on return, after finding the package's
-// functions that return a release bound to a context parameter.
-func (a *checker) checkReturned(decls []*ast.FuncDecl) {
+// findBound returns the package's functions that return a release
+// bound to one of their context parameters, with its index.
+func (a *checker) findBound() map[*types.Func]int {
 	bound := map[*types.Func]int{}
 	// A lock function that returns another's release is found once that
 	// one is: a few rounds cover the chains lock packages have.
 	for range 4 {
 		grew := false
-		for _, d := range decls {
+		for _, d := range a.decls {
 			fn, _ := a.pass.TypesInfo.Defs[d.Name].(*types.Func)
 			if _, ok := bound[fn]; ok || fn == nil {
 				continue
@@ -56,11 +55,17 @@ func (a *checker) checkReturned(decls []*ast.FuncDecl) {
 			break
 		}
 	}
-	for _, d := range decls {
+	return bound
+}
+
+// checkReturned reports releases returned by a function under a context
+// that the function cancels on return.
+func (a *checker) checkReturned() {
+	for _, d := range a.decls {
 		if !tests && a.m.InTestFile(d) {
 			continue
 		}
-		for _, h := range a.handOffs(d, bound) {
+		for _, h := range a.handOffs(d, a.bound) {
 			if at := a.cancelledOnReturn(d, h.ctx); at != nil {
 				a.reportReturned(d, h, at)
 			}

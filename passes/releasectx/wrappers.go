@@ -82,15 +82,35 @@ func (a *checker) releasesUnder(candidate func(*ast.FuncDecl) bool, ctxArg func(
 }
 
 // interfaceReleasers makes a method of an interface declared in the
-// package a releaser when the interface has exactly one implementation
-// among the package's types, outside test files, and that type's method
-// is a releaser: the call through the interface is that release. With
-// several implementations the call may be any of them, and a mock in a
-// test is none, so nothing is assumed.
+// package a releaser when its one implementation here is (singleImpls).
 func (a *checker) interfaceReleasers() {
 	if len(a.releasers) == 0 {
 		return
 	}
+	for _, p := range a.singleImpls() {
+		if ctx, ok := a.releasers[p.impl]; ok {
+			a.releasers[p.method] = ctx
+			a.pass.ExportObjectFact(p.method, &Releaser{Ctx: ctx})
+		}
+	}
+}
+
+// implPair is a method of an interface declared in the package and the
+// method of the interface's one implementation there.
+type implPair struct{ method, impl *types.Func }
+
+// singleImpls returns the methods of the interfaces declared in the
+// package that have exactly one implementation among the package's
+// types, outside test files: a call through the interface is a call of
+// that implementation's method, and the method gets its facts. With
+// several implementations the call may be any of them, and a mock in a
+// test is none, so nothing is assumed. Found once per package.
+func (a *checker) singleImpls() []implPair {
+	if a.impls != nil {
+		return *a.impls
+	}
+	var out []implPair
+	defer func() { a.impls = &out }()
 	scope := a.pass.Pkg.Scope()
 	var ifaces, concrete []*types.TypeName
 	for _, name := range scope.Names() {
@@ -127,16 +147,12 @@ func (a *checker) interfaceReleasers() {
 		for i := range iface.NumExplicitMethods() {
 			m := iface.ExplicitMethod(i)
 			obj, _, _ := types.LookupFieldOrMethod(impl, true, a.pass.Pkg, m.Name())
-			fn, ok := obj.(*types.Func)
-			if !ok {
-				continue
-			}
-			if ctx, ok := a.releasers[fn]; ok {
-				a.releasers[m] = ctx
-				a.pass.ExportObjectFact(m, &Releaser{Ctx: ctx})
+			if fn, ok := obj.(*types.Func); ok {
+				out = append(out, implPair{method: m, impl: fn})
 			}
 		}
 	}
+	return out
 }
 
 func (a *checker) inTestFile(obj types.Object) bool {

@@ -38,7 +38,7 @@ func (s *server) Refresh(ctx context.Context, req *RebuildRequest) (*RebuildResp
 
 // Near miss: an ordinary function's context parameter says nothing of
 // when it ends.
-func rebuild(ctx context.Context, rdb *redis.Client, feed string) error {
+func rebuild(ctx context.Context, rdb *redis.Client, feed string) error { // want rebuild:"defers a release under parameter 0 at grpc.go:46"
 	key := "lock:feed:" + feed
 	if !rdb.SetNX(ctx, key, "tok", time.Minute).Val() {
 		return nil
@@ -50,7 +50,7 @@ func rebuild(ctx context.Context, rdb *redis.Client, feed string) error {
 type plain struct{ Feed string }
 
 // Near miss: the same method shape with a request that is no message.
-func (s *server) Other(ctx context.Context, req *plain) (*RebuildResponse, error) {
+func (s *server) Other(ctx context.Context, req *plain) (*RebuildResponse, error) { // want Other:"defers a release under parameter 0 at grpc.go:54"
 	defer s.rdb.Del(ctx, "lock:other")
 	return nil, nil
 }

@@ -1,0 +1,228 @@
+package releasectx
+
+// A release deferred under a context parameter. The function says
+// nothing of when that context ends, and stays silent; its callers do.
+// A handler that passes its request's context to a service method that
+// defers its lock's release under it has that release run after the
+// work, under a context the client may have ended.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzer/diag"
+	"github.com/locklint/locklint/analyzer/lockmodel"
+	"github.com/locklint/locklint/internal/typesx"
+)
+
+// Defers is the fact that a function defers a lock release, its own or
+// a callee's, under its context parameter Ctx; At is the release's file
+// and line, for the report at a caller in another package.
+type Defers struct {
+	Ctx int
+	At  string
+}
+
+func (*Defers) AFact()                     {}
+func (*Defers) Scope() lockmodel.FactScope { return lockmodel.ClientScope }
+func (d *Defers) String() string {
+	return fmt.Sprintf("defers a release under parameter %d at %s", d.Ctx, d.At)
+}
+
+// maxDeferDepth bounds how many of the package's own layers a deferred
+// release is followed up through, each a call that passes the context
+// parameter on.
+const maxDeferDepth = 4
+
+// findDeferrers records the package's functions that defer a release
+// under a context parameter never reassigned: the release itself, or
+// the release a bound function handed back (unlock, err :=
+// s.lock(ctx, id); defer unlock()), and then, layer by layer, the
+// functions that pass their own context parameter to one of those.
+func (a *checker) findDeferrers(files []*ast.File) {
+	for _, f := range files {
+		if a.m.InTestFile(f) {
+			continue
+		}
+		walk(f, func(stack []ast.Node, call *ast.CallExpr) {
+			r, ok := a.releaseCall(stack, call)
+			if !ok {
+				return
+			}
+			s := atExit(stack, r.carrier)
+			if s == nil || s.deferFn != s.decl {
+				return
+			}
+			if a.classify(s, r.ctx, 0).kind == unknown {
+				a.recordDeferrer(s.decl, r.ctx, r.head.Pos(), "")
+			}
+		})
+	}
+	for _, d := range a.decls {
+		if d.Body == nil || a.m.InTestFile(d) {
+			continue
+		}
+		typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
+			ds, ok := n.(*ast.DeferStmt)
+			if !ok {
+				return false, false
+			}
+			if h, ok := a.handedBack(d, ds.Call); ok {
+				a.recordDeferrer(d, h.ctx, ds.Call.Pos(), "")
+			}
+			return false, true
+		})
+	}
+	impls := a.singleImpls()
+	byInterface := func() (grew bool) {
+		for _, p := range impls {
+			d, ok := a.deferrers[p.impl]
+			if _, done := a.deferrers[p.method]; ok && !done {
+				a.deferrers[p.method] = d
+				a.pass.ExportObjectFact(p.method, d)
+				grew = true
+			}
+		}
+		return grew
+	}
+	byInterface()
+	for range maxDeferDepth {
+		grew := false
+		for _, d := range a.decls {
+			fn, _ := a.pass.TypesInfo.Defs[d.Name].(*types.Func)
+			if _, done := a.deferrers[fn]; done || d.Body == nil || a.m.InTestFile(d) {
+				continue
+			}
+			typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					return false, true
+				case *ast.CallExpr:
+					callee, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
+					if df, ok := a.deferrer(callee); ok && df.Ctx < len(n.Args) && !n.Ellipsis.IsValid() {
+						if a.recordDeferrer(d, n.Args[df.Ctx], token.NoPos, df.At) {
+							grew = true
+							return true, false
+						}
+					}
+				}
+				return false, false
+			})
+		}
+		if !byInterface() && !grew {
+			break
+		}
+	}
+}
+
+// handedBack returns the release that call runs when call calls a local
+// that holds what a bound function returned: unlock in unlock, err :=
+// s.lock(ctx, id).
+func (a *checker) handedBack(d *ast.FuncDecl, call *ast.CallExpr) (handOff, bool) {
+	info := a.pass.TypesInfo
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || len(call.Args) > 0 {
+		return handOff{}, false
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	if v == nil {
+		return handOff{}, false
+	}
+	as := assignments(info, d, v)
+	if len(as) != 1 || as[0].call == nil || as[0].index != 0 {
+		return handOff{}, false
+	}
+	mk := as[0].call
+	fn, _ := typeutil.Callee(info, mk).(*types.Func)
+	if fn == nil {
+		return handOff{}, false
+	}
+	i, ok := a.bound[fn.Origin()]
+	if !ok || i >= len(mk.Args) || mk.Ellipsis.IsValid() {
+		return handOff{}, false
+	}
+	return handOff{head: mk, ctx: mk.Args[i], what: diag.Code(a.pass.Fset, mk.Fun), call: true}, true
+}
+
+// recordDeferrer makes decl a deferrer when ctx is one of its context
+// parameters, never reassigned; at is the release's position in this
+// package, or atText where it lies in a callee's. It reports whether
+// decl was recorded.
+func (a *checker) recordDeferrer(decl *ast.FuncDecl, ctx ast.Expr, at token.Pos, atText string) bool {
+	fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	if _, done := a.deferrers[fn]; done {
+		return false
+	}
+	i, ok := a.paramIndex(decl, fn, ctx)
+	if !ok || !typesx.IsContext(fn.Type().(*types.Signature).Params().At(i).Type()) {
+		return false
+	}
+	if at.IsValid() {
+		p := a.pass.Fset.Position(at)
+		atText = fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	}
+	d := &Defers{Ctx: i, At: atText}
+	a.deferrers[fn] = d
+	a.pass.ExportObjectFact(fn, d)
+	return true
+}
+
+// deferrer returns what is known of fn deferring a release under a
+// context parameter, of this package or, through its fact, of another.
+func (a *checker) deferrer(fn *types.Func) (*Defers, bool) {
+	if fn == nil || fn.Pkg() == nil || lockmodel.InLibrary(fn) {
+		return nil, false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == a.pass.Pkg {
+		d, ok := a.deferrers[fn]
+		return d, ok
+	}
+	var d Defers
+	if a.pass.ImportObjectFact(fn, &d) {
+		return &d, true
+	}
+	return nil, false
+}
+
+// checkDeferrerCall reports a call of a deferrer whose context the
+// caller knows may be done when the deferred release runs: a request's,
+// a gRPC handler's, or a timeout the call runs under.
+func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
+	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	df, ok := a.deferrer(fn)
+	if !ok || df.Ctx >= len(call.Args) || call.Ellipsis.IsValid() {
+		return
+	}
+	s := &site{call: call, work: true}
+	for _, n := range stack {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			s.decl = d
+			break
+		}
+	}
+	if s.decl == nil {
+		return
+	}
+	ctx := call.Args[df.Ctx]
+	o := a.classify(s, ctx, 0)
+	switch o.kind {
+	case request, rpc, timeout:
+	default:
+		return
+	}
+	diag.Report(a.pass, analysis.Diagnostic{
+		Pos: call.Fun.Pos(), End: call.Fun.End(),
+		Message: fmt.Sprintf("%s defers its lock's release (%s): %s, so the lock may stay until its TTL",
+			diag.Code(a.pass.Fset, call.Fun), df.At, a.why(s, o, ctx)),
+	})
+}
