@@ -247,7 +247,7 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 	}
 	// A function that takes the key itself may still call a lock-named
 	// method on another value: its own clean-up, not a handle.
-	if !takes && m.locksThroughHandle(d) {
+	if !takes && m.locksThroughHandle(d, id) {
 		return Why{}, false
 	}
 	return Why{Func: d}, true
@@ -257,8 +257,11 @@ func (m *Model) lockFunc(c *Call, id string) (Why, bool) {
 // call that is no command the model reads: a method named for locking on
 // another value (lock.TryAcquire(), mu.Lock(ctx)). The lock's key is
 // inside that handle, so the key d's commands touch is the data the lock
-// guards (the cache read and refilled in getWithDistributedLock).
-func (m *Model) locksThroughHandle(d *ast.FuncDecl) bool {
+// guards (the cache read and refilled in getWithDistributedLock). An
+// in-process mutex looked up by the key itself is no such handle: it is
+// the lock's local twin (ReleaseLock unlocks it when there is no client,
+// and deletes the key otherwise).
+func (m *Model) locksThroughHandle(d *ast.FuncDecl, id string) bool {
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -270,6 +273,9 @@ func (m *Model) locksThroughHandle(d *ast.FuncDecl) bool {
 			return true
 		}
 		if s := m.Pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+			return true
+		}
+		if m.mutexOfKey(d, sel.X, id) {
 			return true
 		}
 		for _, w := range splitWords(sel.Sel.Name) {
@@ -340,4 +346,63 @@ func (m *Model) lockFromCaller(c *Call, key ast.Expr) (Why, bool) {
 		}
 	}
 	return Why{}, false
+}
+
+// mutexOfKey reports whether recv is a sync.Mutex or sync.RWMutex that d
+// looks up by the key id: a local defined from m[key], or from a
+// sync.Map's Load or LoadOrStore of the key, possibly asserted to the
+// mutex type.
+func (m *Model) mutexOfKey(d *ast.FuncDecl, recv ast.Expr, id string) bool {
+	info := m.Pass.TypesInfo
+	if !isSyncMutex(info.TypeOf(recv)) {
+		return false
+	}
+	e := ast.Unparen(recv)
+	if ta, ok := e.(*ast.TypeAssertExpr); ok {
+		e = ast.Unparen(ta.X)
+	}
+	id0, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.Uses[id0]
+	if v == nil {
+		return false
+	}
+	keyed := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || keyed || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return !keyed
+		}
+		l, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || info.ObjectOf(l) != v {
+			return true
+		}
+		var k ast.Expr
+		switch r := ast.Unparen(as.Rhs[0]).(type) {
+		case *ast.IndexExpr:
+			k = r.Index
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(r.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Load" || sel.Sel.Name == "LoadOrStore") && len(r.Args) > 0 {
+				k = r.Args[0]
+			}
+		}
+		keyed = k != nil && m.KeyID(k) == id
+		return !keyed
+	})
+	return keyed
+}
+
+// isSyncMutex reports whether t is sync.Mutex or sync.RWMutex, or a
+// pointer to one.
+func isSyncMutex(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
 }

@@ -16,8 +16,14 @@ import (
 // marker ("on failure let someone retry"), released on purpose, not a
 // lock held across work and then released without an owner check.
 func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
-	if c.Decl == nil || c.Decl.Body == nil || c.Deferred {
+	if c.Decl == nil || c.Decl.Body == nil {
 		return false
+	}
+	if c.Deferred {
+		if !m.undoneOnFailedReturn(c) {
+			return false
+		}
+		return m.onlyDelete(c, key)
 	}
 	if m.claimKept(c, key) {
 		return true
@@ -37,6 +43,12 @@ func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
 	if !onError {
 		return false
 	}
+	return m.onlyDelete(c, key)
+}
+
+// onlyDelete reports whether c is the only delete of key in its function,
+// and the function does not hand the key to a caller that may delete it.
+func (m *Model) onlyDelete(c *Call, key ast.Expr) bool {
 	for _, o := range m.Calls {
 		if o == c || o.Decl != c.Decl || !(o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval) {
 			continue
@@ -64,4 +76,65 @@ func (m *Model) errorCheck(cond ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// undoneOnFailedReturn reports whether c, a deferred call, runs only when
+// its function returns an error: it sits in the body of an if in a
+// function literal that the function defers, whose condition holds only
+// when the function's named error result is not nil (err != nil, alone
+// or joined by && to other conditions). On success the key stays.
+func (m *Model) undoneOnFailedReturn(c *Call) bool {
+	lit, ok := c.Func.(*ast.FuncLit)
+	if !ok || c.File == nil {
+		return false
+	}
+	var deferred bool
+	ast.Inspect(c.Decl.Body, func(n ast.Node) bool {
+		if d, ok := n.(*ast.DeferStmt); ok && d.Call.Fun == lit {
+			deferred = true
+		}
+		return !deferred
+	})
+	if !deferred {
+		return false
+	}
+	results := map[types.Object]bool{}
+	if rs := c.Decl.Type.Results; rs != nil {
+		for _, f := range rs.List {
+			for _, id := range f.Names {
+				results[m.Pass.TypesInfo.Defs[id]] = true
+			}
+		}
+	}
+	var onResultErr func(cond ast.Expr) bool
+	onResultErr = func(cond ast.Expr) bool {
+		be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		if be.Op == token.LAND {
+			return onResultErr(be.X) || onResultErr(be.Y)
+		}
+		if !m.errorCheck(be) {
+			return false
+		}
+		for _, e := range []ast.Expr{be.X, be.Y} {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && results[m.Pass.TypesInfo.Uses[id]] {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if ifs.Body.Pos() <= c.Pos() && c.End() <= ifs.Body.End() && onResultErr(ifs.Cond) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
