@@ -11,12 +11,16 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Obtainer is the fact that a function acquires a lock and, when another
-// holds it, returns an error variable of its package (NotObtained).
+// holds it, returns an error variable of its package (NotObtained), or
+// an error it makes there (errors.New, fmt.Errorf): then any error may
+// be the held lock's, and only a check of every error is a check of the
+// acquire.
 type Obtainer struct{}
 
 func (*Obtainer) AFact() {}
@@ -67,19 +71,25 @@ func exportObtainers(m *Model) {
 		if id == nil || id.Name == "_" {
 			continue
 		}
-		if v := m.notTakenError(d, info.ObjectOf(id)); v != nil {
+		v, fresh := m.notTakenError(d, info.ObjectOf(id))
+		switch {
+		case v != nil:
 			m.Pass.ExportObjectFact(fn, &Obtainer{})
 			m.Pass.ExportObjectFact(v, &NotObtained{})
+		case fresh && m.IsLockKey(c, c.Key()):
+			m.Pass.ExportObjectFact(fn, &Obtainer{})
 		}
 	}
 }
 
 // notTakenError returns the package-level error variable of the package
 // that d returns, as its last result, in the body of an if whose
-// condition reads reply, or nil.
-func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) *types.Var {
+// condition reads reply, or nil; and whether that body returns an error
+// it makes instead (errors.New, fmt.Errorf).
+func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) (*types.Var, bool) {
 	info := m.Pass.TypesInfo
 	var found *types.Var
+	fresh := false
 	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
 		ifs, ok := n.(*ast.IfStmt)
 		if !ok || !refers(info, ifs.Cond, reply) {
@@ -90,7 +100,12 @@ func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) *types.Var {
 			if !ok || len(ret.Results) == 0 {
 				continue
 			}
-			id, _ := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+			last := ast.Unparen(ret.Results[len(ret.Results)-1])
+			if call, ok := last.(*ast.CallExpr); ok && madeError(info, call) {
+				fresh = true
+				continue
+			}
+			id, _ := last.(*ast.Ident)
 			if id == nil {
 				continue
 			}
@@ -102,7 +117,21 @@ func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) *types.Var {
 		}
 		return false, false
 	})
-	return found
+	return found, fresh
+}
+
+// madeError reports whether call makes a new error: errors.New or
+// fmt.Errorf.
+func madeError(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "errors.New", "fmt.Errorf":
+		return true
+	}
+	return false
 }
 
 // obtainer reports whether fn, a function of another package, has the

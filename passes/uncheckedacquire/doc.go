@@ -29,10 +29,11 @@
 // whose error says whether the lock was taken. Its error must be checked
 // too: `l, _ := fix.Obtain(...)`, a check of ErrNotObtained alone
 // that lets every other error fall into the work, and a branch on
-// ErrNotObtained that only logs and falls through into the work, are
-// reported. A lock package of the module's own is read the same way: an
-// exported Obtain that acquires and returns the package's own error when
-// the lock is held, and that error; so are redsync's Mutex Lock,
+// ErrNotObtained or on err != nil that only logs and falls through into
+// the work, are reported. A lock package of the module's own is read the
+// same way: an exported function that acquires a lock key and returns
+// the package's own error when the lock is held, or an error it makes
+// there (errors.New, fmt.Errorf), and that error; so are redsync's Mutex Lock,
 // LockContext, TryLock and TryLockContext and bsm/redislock's Obtain,
 // whose error is dropped when the call is a statement of its own.
 //

@@ -97,6 +97,10 @@ func workAfter(parents []ast.Node, at token.Pos) bool {
 // falls through into the work.
 func loggedOnly(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident) bool {
 	test, held := notObtainedTest(info, m, file, id)
+	if test == nil {
+		// err != nil holds for every failure, the held lock's among them.
+		test, held = nonNilTest(info, file, id), true
+	}
 	if test == nil || !held {
 		return false
 	}
@@ -303,4 +307,21 @@ func fallsThrough(m *lockmodel.Model, b *ast.BlockStmt) bool {
 		}
 	}
 	return false
+}
+
+// nonNilTest returns the test err != nil that id, a read of an acquire's
+// error, is an operand of; nil otherwise.
+func nonNilTest(info *types.Info, file *ast.File, id *ast.Ident) ast.Expr {
+	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+	if len(path) < 2 {
+		return nil
+	}
+	b, ok := path[1].(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return nil
+	}
+	if info.Types[b.X].IsNil() || info.Types[b.Y].IsNil() {
+		return b
+	}
+	return nil
 }
