@@ -15,11 +15,7 @@ import (
 // otherwise.
 func (a *checker) doneBranch(stack []ast.Node, carrier *ast.CallExpr, ctx ast.Expr) ast.Node {
 	info := a.pass.TypesInfo
-	id, ok := ast.Unparen(ctx).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := info.Uses[id].(*types.Var)
+	v := a.ctxVar(ctx)
 	if v == nil {
 		return nil
 	}

@@ -60,23 +60,24 @@ func (a *checker) findReleasers() {
 // record makes decl a releaser when ctx, the context its release runs
 // under, is one of its parameters and never reassigned.
 func (a *checker) record(decl *ast.FuncDecl, ctx ast.Expr) {
-	info := a.pass.TypesInfo
+	fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return
+	}
+	if i, ok := a.paramIndex(decl, fn, ctx); ok {
+		a.releasers[fn] = i
+		a.pass.ExportObjectFact(fn, &Releaser{Ctx: i})
+	}
+}
+
+// ctxVar returns the variable ctx, a context expression, names, or nil.
+func (a *checker) ctxVar(ctx ast.Expr) *types.Var {
 	id, ok := ast.Unparen(ctx).(*ast.Ident)
 	if !ok {
-		return
+		return nil
 	}
-	v, _ := info.Uses[id].(*types.Var)
-	fn, _ := info.Defs[decl.Name].(*types.Func)
-	if v == nil || fn == nil || len(assignments(info, decl, v)) > 0 {
-		return
-	}
-	ps := fn.Type().(*types.Signature).Params()
-	for i := range ps.Len() {
-		if ps.At(i) == v {
-			a.releasers[fn] = i
-			a.pass.ExportObjectFact(fn, &Releaser{Ctx: i})
-		}
-	}
+	v, _ := a.pass.TypesInfo.Uses[id].(*types.Var)
+	return v
 }
 
 // releaser returns the context parameter of fn when it is a releaser, of

@@ -151,11 +151,7 @@ func (a *checker) releaseIn(lit *ast.FuncLit) (handOff, bool) {
 			}
 			ctx, head, what = call.Args[i], call, diag.Code(a.pass.Fset, call.Fun)
 		}
-		id, ok := ast.Unparen(ctx).(*ast.Ident)
-		if !ok {
-			return true
-		}
-		if v, _ := a.pass.TypesInfo.Uses[id].(*types.Var); v == nil || within(lit, v.Pos()) {
+		if v := a.ctxVar(ctx); v == nil || within(lit, v.Pos()) {
 			return true
 		}
 		h, found = handOff{head: head, ctx: ctx, what: what}, true
@@ -167,11 +163,7 @@ func (a *checker) releaseIn(lit *ast.FuncLit) (handOff, bool) {
 // paramIndex returns the index of ctx among fn's parameters, when ctx is
 // one that d never reassigns.
 func (a *checker) paramIndex(d *ast.FuncDecl, fn *types.Func, ctx ast.Expr) (int, bool) {
-	id, ok := ast.Unparen(ctx).(*ast.Ident)
-	if !ok {
-		return 0, false
-	}
-	v, _ := a.pass.TypesInfo.Uses[id].(*types.Var)
+	v := a.ctxVar(ctx)
 	if v == nil || len(assignments(a.pass.TypesInfo, d, v)) > 0 {
 		return 0, false
 	}
@@ -189,11 +181,7 @@ func (a *checker) paramIndex(d *ast.FuncDecl, fn *types.Func, ctx ast.Expr) (int
 // or WithCancel.
 func (a *checker) cancelledOnReturn(d *ast.FuncDecl, ctx ast.Expr) *ast.DeferStmt {
 	info := a.pass.TypesInfo
-	id, ok := ast.Unparen(ctx).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := info.Uses[id].(*types.Var)
+	v := a.ctxVar(ctx)
 	if v == nil {
 		return nil
 	}
