@@ -263,6 +263,10 @@ func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 		if found || !ok || call == by || m.byID[call] != nil {
 			return !found
 		}
+		if m.logCall(call) {
+			// A log line names the key; it hands it to nobody.
+			return true
+		}
 		for i, a := range call.Args {
 			if m.KeyID(a) == id && !m.derivesOnly(call, i) {
 				found = true
@@ -489,6 +493,34 @@ func endsHolding(name string) bool {
 		if endWords[w] {
 			return true
 		}
+	}
+	return false
+}
+
+// logMethods are the names of a logger's methods that write a line.
+var logMethods = map[string]bool{
+	"print": true, "printf": true, "println": true,
+	"info": true, "infof": true, "infow": true, "warn": true, "warnf": true, "warnw": true,
+	"warning": true, "warningf": true, "error": true, "errorf": true, "errorw": true,
+	"debug": true, "debugf": true, "debugw": true,
+}
+
+// logCall reports whether call writes a log line: a function of package
+// log or log/slog, fmt's Print and Fprint families, or a logger's method
+// of one of logMethods' names that returns nothing.
+func (m *Model) logCall(call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	switch path := fn.Pkg().Path(); {
+	case path == "log" || path == "log/slog":
+		return true
+	case path == "fmt":
+		return strings.HasPrefix(fn.Name(), "Print") || strings.HasPrefix(fn.Name(), "Fprint")
+	case sig.Recv() != nil:
+		return sig.Results().Len() == 0 && logMethods[strings.ToLower(fn.Name())]
 	}
 	return false
 }
