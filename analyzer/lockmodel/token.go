@@ -376,7 +376,14 @@ func constructs(info *types.Info, fn *ast.FuncDecl, owner *types.Named) bool {
 		return false
 	}
 	for i := range sig.Results().Len() {
-		if namedOf(sig.Results().At(i).Type()) == owner {
+		r := sig.Results().At(i).Type()
+		if namedOf(r) == owner {
+			return true
+		}
+		// NewRedisLock(...) DistributedLock { return &redisLock{...} }:
+		// the interface the type is handed out as.
+		if iface, ok := r.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 && !typesx.IsError(r) &&
+			(types.Implements(owner, iface) || types.Implements(types.NewPointer(owner), iface)) {
 			return true
 		}
 	}
