@@ -22,10 +22,11 @@ func (a *checker) libraryReleasers() {
 // is followed up through.
 const maxWrapperDepth = 3
 
-// wrapperReleasers records the functions that call a releaser of the
-// package under their own context parameter, outside closures and
-// defers, layer by layer: Release(ctx) that runs release(ctx, n), which
-// sends the script.
+// wrapperReleasers records the functions that call a releaser, of the
+// package or of another, under their own context parameter, outside
+// closures and defers, layer by layer: Release(ctx) that runs
+// release(ctx, n), which sends the script, or a coordinator's Release
+// that runs the store package's.
 func (a *checker) wrapperReleasers() {
 	// An acquire that gives back what it took on failure is no release.
 	acquires := map[*ast.FuncDecl]bool{}
@@ -39,13 +40,9 @@ func (a *checker) wrapperReleasers() {
 		_, done := a.releasers[fn]
 		return fn != nil && !done && !acquires[decl]
 	}
-	own := func(fn *types.Func) (int, bool) {
-		if fn == nil || fn.Pkg() != a.pass.Pkg {
-			return 0, false
-		}
-		i, ok := a.releasers[fn.Origin()]
-		return i, ok
-	}
+	// A layer over a releaser of another package (its Releaser fact)
+	// counts as one over the package's own.
+	own := a.releaser
 	for range maxWrapperDepth {
 		before := len(a.releasers)
 		a.releasesUnder(candidate, own)

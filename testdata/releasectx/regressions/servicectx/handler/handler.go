@@ -17,6 +17,7 @@ import (
 type Handler struct {
 	svc    *service.Service
 	booker service.Booker
+	claims *service.Claims
 }
 
 func timeoutCtx(r *http.Request) (context.Context, context.CancelFunc) {
@@ -33,6 +34,11 @@ func (h *Handler) Book(w http.ResponseWriter, r *http.Request) {
 // Must report: through the service's interface.
 func (h *Handler) BookVia(w http.ResponseWriter, r *http.Request) {
 	_ = h.booker.Book(r.Context(), r.FormValue("room")) // want "`h.booker.Book` defers its lock's release \\(service.go:36\\)"
+}
+
+// Must report: through the service's coordinator over the lock package.
+func (h *Handler) Claim(w http.ResponseWriter, r *http.Request) {
+	_ = h.claims.Claim(r.Context(), r.FormValue("id")) // want "`h.claims.Claim` defers its lock's release \\(service.go:131\\)"
 }
 
 // Must report: a timeout of the request's, made by a helper.
@@ -54,7 +60,7 @@ func (h *Handler) Settle(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Nightly() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return h.svc.Book(ctx, "nightly") // want "`h.svc.Book` defers its lock's release \\(service.go:36\\): `ctx` expires with the work's timeout \\(line 55\\)"
+	return h.svc.Book(ctx, "nightly") // want "`h.svc.Book` defers its lock's release \\(service.go:36\\): `ctx` expires with the work's timeout \\(line 61\\)"
 }
 
 // Silent: a context that outlives the call.

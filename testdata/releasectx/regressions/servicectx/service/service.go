@@ -110,3 +110,24 @@ func (s *Service) Cancel(ctx context.Context, order string) error { // want Canc
 }
 
 func (s *Service) insert(ctx context.Context, id string) error { return ctx.Err() }
+
+// Coordinator wraps the lock package's concrete lock: its Release passes
+// the caller's context on to lock's Unlock.
+type Coordinator struct{ l *lock.RedisLock }
+
+func (c *Coordinator) Release(ctx context.Context, key string) { // want Release:"releases under parameter 0"
+	_ = c.l.Unlock(ctx, key)
+}
+
+type Claims struct{ coord *Coordinator }
+
+// The release deferred through the coordinator.
+func (s *Claims) Claim(ctx context.Context, id string) error { // want Claim:"defers a release under parameter 0 at service.go:131"
+	key := "lock:claim:" + id
+	ok, err := s.coord.l.TryLock(ctx, key, 30*time.Second)
+	if err != nil || !ok {
+		return ErrBusy
+	}
+	defer s.coord.Release(ctx, key)
+	return ctx.Err()
+}
