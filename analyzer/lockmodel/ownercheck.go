@@ -295,3 +295,60 @@ func storedText(v constant.Value) (string, bool) {
 	}
 	return "", false
 }
+
+// ComparesOwnName reports whether every owner check of g, the GET a
+// release compares before its delete, compares the key's value with a
+// part of the key's own name, while each acquire of a key of its template (lock:*) in
+// the package stores a value that is no part of its key. That compare
+// never holds and the delete it guards never runs (an OTP kept under
+// "OTP_lock:" + order, "removed" when it equals the order's id): a
+// record's misread, not a lock released in two round trips.
+func (m *Model) ComparesOwnName(g *Call) bool {
+	rcs := m.ownerCompares[g]
+	if g == nil || g.Key() == nil || len(rcs) == 0 {
+		return false
+	}
+	for _, rc := range rcs {
+		if !m.namePart(g.Key(), rc.other) {
+			return false
+		}
+	}
+	tmpl, ok := m.keys.shape(g.Key(), nil, 0).template()
+	if !ok {
+		return false
+	}
+	acquired := false
+	for _, c := range m.Calls {
+		if !c.Acquires() || c.Value == nil || c.Key() == nil {
+			continue
+		}
+		if t, ok := m.keys.shape(c.Key(), nil, 0).template(); !ok || t != tmpl {
+			continue
+		}
+		if tv, ok := m.Pass.TypesInfo.Types[c.Value]; m.namePart(c.Key(), c.Value) || ok && tv.Value != nil {
+			// Stores its own name, or a constant: the compare may hold.
+			return false
+		}
+		acquired = true
+	}
+	return acquired
+}
+
+// namePart reports whether v, a variable, is one of the parts key is
+// built from.
+func (m *Model) namePart(key, v ast.Expr) bool {
+	id, ok := ast.Unparen(v).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := m.Pass.TypesInfo.ObjectOf(id)
+	if obj == nil {
+		return false
+	}
+	return m.keyParts(key, 0, func(e ast.Expr, _ int) partVerdict {
+		if x, ok := e.(*ast.Ident); ok && m.Pass.TypesInfo.ObjectOf(x) == obj {
+			return partDecides
+		}
+		return partWalk
+	})
+}

@@ -160,6 +160,23 @@ func (k *keyIndex) callShape(call *ast.CallExpr, env map[types.Object]keyShape, 
 	return k.shape(res, inner, depth+1), true
 }
 
+// template renders s with each opaque part a "*": "lock:" + id and
+// fmt.Sprintf("lock:%s", order) are both lock:*. ok is false for a shape
+// without constant text, which says nothing of the key's kind.
+func (s keyShape) template() (string, bool) {
+	var sb strings.Builder
+	lit := false
+	for _, p := range s {
+		if p.opaque != "" {
+			sb.WriteString("*")
+			continue
+		}
+		sb.WriteString(p.lit)
+		lit = true
+	}
+	return sb.String(), lit
+}
+
 // sprintfShape reads fmt.Sprintf("lock:{%s}", id). %s, %v and %d print a
 // string or an integer the same way, so they are one part; any other verb
 // or a width makes the value opaque under its own identity.

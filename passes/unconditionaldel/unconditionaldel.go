@@ -50,7 +50,11 @@ func run(pass *analysis.Pass) (any, error) {
 			if !m.IsLockKey(c, k) {
 				continue
 			}
-			report(pass, m, c, k, m.CompareRead(c, k))
+			g := m.CompareRead(c, k)
+			if m.ComparesOwnName(g) {
+				break
+			}
+			report(pass, m, c, k, g)
 			break
 		}
 	}
