@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -27,6 +28,34 @@ func (d *defIndex) calledOnly(fn *types.Func, methods bool) ([]callSite, bool) {
 		return nil, false
 	}
 	return calls, true
+}
+
+// interfaceCalls returns the calls of the methods of the package's
+// interfaces that fn, a method of the package, implements.
+func (m *Model) interfaceCalls(fn *types.Func) []callSite {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	var out []callSite
+	scope := m.Pass.Pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			im := iface.Method(i)
+			if im.Name() == fn.Name() && slices.Contains(m.implementations(im), fn) {
+				out = append(out, m.defs.calls[im]...)
+			}
+		}
+	}
+	return out
 }
 
 // declaredByInterface reports whether an interface type of the package

@@ -225,8 +225,10 @@ func (t *Tokens) param(v *types.Var, p param, st *tokenState, depth int) TokenOr
 	}
 	calls, ok := t.m.defs.callers(p.fn)
 	some := false
-	if !ok && p.fn.Exported() {
-		for _, c := range t.m.defs.calls[p.fn] {
+	if !ok && (p.fn.Exported() || p.fn.Type().(*types.Signature).Recv() != nil) {
+		// A method is called directly and through the package's
+		// interfaces it implements (a Backend's AcquireLock).
+		for _, c := range append(t.m.defs.calls[p.fn], t.m.interfaceCalls(p.fn)...) {
 			if !t.m.InTestFile(c.call) {
 				calls = append(calls, c)
 			}
