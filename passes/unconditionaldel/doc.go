@@ -23,6 +23,11 @@
 //		rdb.Del(ctx, key) // the lock may have passed to someone else by now
 //	}
 //
+// A comparison with a part of the key's own name ("otp:" + order, kept
+// only when the value equals order) while every acquire of keys of that
+// shape stores something else never holds: the delete it guards never
+// runs, the key is a record, and nothing is reported.
+//
 // A compare-and-delete script given, as its owner, the value a GET has
 // just read from the key it deletes checks nothing: the key always holds
 // what was read from it (but for a change between the two round trips),
