@@ -112,6 +112,7 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 		if t.maybeSet {
 			err = fmt.Errorf("%w%s", err, a.remove(ctx, a.lock.key, a.lock.token))
 		}
+		err = t.inTransit(err)
 		o.observer.acquired(ctx, a.lock.key, a.begin, attempts, err)
 		return nil, err
 	}
@@ -132,6 +133,9 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 			res, err, inFlight = bounded(ctx, false, func() ([]int64, error) { return a.attempt(ctx, "") }, func(res []int64, err error) {
 				a.late.reply(err != nil || len(res) > 0 && res[0] > 0, func() { _ = a.removeNow(ctx, a.lock.key, a.lock.token) })
 			})
+		}
+		if inFlight || err != nil {
+			t.cut(ctx, a.lock.client)
 		}
 		if inFlight {
 			a.late.abandon()
@@ -178,6 +182,42 @@ type tries struct {
 	// The server's lease starts with the first copy that set the token; a
 	// later copy that finds it does not restart it.
 	leaseFrom time.Time
+	// An attempt was cut off by the context on a client that ends commands
+	// at their deadline: such a client may still send a command it gave up
+	// on (its bytes were queued or in transit), so that attempt can set
+	// the token later than any removal, or than the release of a lock
+	// handed over meanwhile.
+	cutOff bool
+}
+
+// cut records a failed attempt that ctx, now done, may have cut off on a
+// client that ends commands at their deadline.
+func (t *tries) cut(ctx context.Context, client Client) {
+	if client.Info().Deadlines && ended(ctx) != nil {
+		t.cutOff = true
+	}
+}
+
+// ended is ctx's error, or DeadlineExceeded once its deadline has passed:
+// a client's own timer may end a command a moment before ctx's does.
+func ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// inTransit adds to the error of a failed Obtain that an attempt cut off
+// may still reach the server.
+func (t *tries) inTransit(err error) error {
+	if !t.cutOff {
+		return err
+	}
+	return fmt.Errorf("%w; an attempt cut off by the context may still reach the server, "+
+		"and its token then may remain until the lease ends", err)
 }
 
 // failed records an attempt that began at start and failed with err: the
@@ -206,8 +246,8 @@ func (t *tries) leaseStart(start time.Time) time.Time {
 
 // giveUp is the error for an attempt that failed with err.
 func (t *tries) giveUp(ctx context.Context, key string, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, ctx.Err(), err)
+	if cerr := ended(ctx); cerr != nil {
+		return fmt.Errorf("obtain %q: %w: %w (%w)", key, ErrNotObtained, cerr, err)
 	}
 	return fmt.Errorf("obtain %q: %w", key, err)
 }
@@ -516,6 +556,9 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		wq.mu.Lock()
 		if w.state == granted {
 			wq.mu.Unlock()
+			if t.cutOff {
+				return a.giveUpHanded(ctx, wq, w, attempts, t.inTransit(err))
+			}
 			return a.handedOver(ctx, wq, w, attempts)
 		}
 		if w.state == handing {
@@ -543,6 +586,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			wq.leave(ctx, entry, o)
 		}
 		wq.drop()
+		err = t.inTransit(err)
 		o.observer.acquired(ctx, a.lock.key, a.begin, attempts, err)
 		return nil, err
 	}
@@ -560,6 +604,9 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		}
 		wq.mu.Unlock()
 		if state == granted {
+			if t.cutOff {
+				return fail(fmt.Errorf("obtain %q: %w: an attempt was cut off by the context", a.lock.key, ErrNotObtained))
+			}
 			return a.handedOver(ctx, wq, w, attempts)
 		}
 		if !active {
@@ -581,6 +628,9 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 					wq.woken("")
 				})
 			})
+			if inFlight || err != nil {
+				t.cut(ctx, a.lock.client)
+			}
 			if inFlight {
 				a.late.abandon()
 				return fail(fmt.Errorf("obtain %q: %w: %w; the attempt in flight removes its token if it took the lock", a.lock.key, ErrNotObtained, err))
@@ -651,6 +701,25 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		case <-fire:
 		}
 	}
+}
+
+// giveUpHanded gives up the lock a release handed to w while an attempt
+// of w's was cut off at the deadline: that attempt may still reach the
+// server and set the token after the lock's release, so a lock returned
+// now could not keep Release's word that its token is gone. The deadline
+// has passed; the lock passes on (to the next waiter, or is deleted) and
+// the Obtain fails with err, which says the token may remain.
+func (a *acquisition) giveUpHanded(ctx context.Context, wq *waitQueue, w *waiter, attempts int, err error) (*Lock, error) {
+	l := newLock(ctx, a, w.fence, w.start, wq)
+	// An attempt still in flight is no longer this Obtain's.
+	a.late.settle(nil)
+	if rerr := l.release(ctx, true); rerr != nil && !errors.Is(rerr, ErrNotHeld) {
+		err = fmt.Errorf("%w; giving up the lock handed over meanwhile: %v", err, rerr)
+	} else {
+		err = fmt.Errorf("%w; the lock handed over meanwhile was given up", err)
+	}
+	a.opts.observer.acquired(ctx, a.lock.key, a.begin, max(attempts, 1), err)
+	return nil, err
 }
 
 // handedOver builds the lock a release handed to w. The release wrote it

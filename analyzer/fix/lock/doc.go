@@ -81,7 +81,12 @@
 //     took about twice as long on loopback); a client with
 //     ContextTimeoutEnabled avoids it. The error says the outcome is unknown: a cut-off
 //     Refresh may still extend the lease on the server (never Until), a
-//     cut-off Release may still delete the key.
+//     cut-off Release may still delete the key. A client that does end a
+//     command at the deadline may still send it after (its bytes were
+//     queued or in transit): an Obtain whose attempt was cut off that way
+//     says its token may remain until the lease ends, and gives up a lock
+//     a release handed to it meanwhile instead of returning it, since the
+//     attempt could set the token again after that lock's release.
 //   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
 //     a context deadline), and never waits unboundedly. Waiting callers
 //     queue, first come first served, and do not poll a held lock: a

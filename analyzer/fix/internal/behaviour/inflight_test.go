@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -105,6 +106,14 @@ func TestHandoffDuringStalledAttemptKeepsOneHolder(t *testing.T) {
 			t.Fatalf("release: %v", err)
 		}
 		w := <-done
+		if c.Info().Deadlines {
+			// The client gave up on the stalled attempt at the deadline and
+			// may still send it: the waiter gives the lock up, saying so.
+			if !errors.Is(w.err, lock.ErrNotObtained) || !strings.Contains(w.err.Error(), "may remain") {
+				t.Fatalf("the waiter's Obtain with an attempt cut off in transit: %v, want ErrNotObtained saying its token may remain", w.err)
+			}
+			return
+		}
 		if w.err != nil {
 			// Giving up is safe; the case needs the hand-off to win.
 			t.Fatalf("the waiter did not get the lock handed over: %v", w.err)
@@ -128,6 +137,114 @@ func TestHandoffDuringStalledAttemptKeepsOneHolder(t *testing.T) {
 		}
 		if n := s.admin.Exists(ctx, key).Val(); n != 0 {
 			t.Errorf("key left after the waiter's release")
+		}
+	})
+}
+
+// TestHandoffDuringStalledAttemptThenRelease: as above, but the waiter
+// releases the lock as soon as its Obtain returns, before the stalled
+// attempt reaches the server. Release said the token is gone, so the
+// attempt, when it comes, must not put it back (it did on clients that
+// end a command at its deadline: the key held a token nobody owned until
+// its lease ended). Such a client gives the lock up instead, and its
+// Obtain says that the token may remain until the lease ends.
+func TestHandoffDuringStalledAttemptThenRelease(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		c := wrap()
+		ctx := ctxT(t)
+		key := uniqueKey(t)
+		h, err := lock.Obtain(ctx, c, key, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const stall, ttl = 400 * time.Millisecond, time.Second
+		c.Inject(&faulty.Rule{Kind: faulty.Acquire, Nth: 2, Action: faulty.Stall, Delay: stall})
+		start := time.Now()
+		done := make(chan error, 1)
+		var released time.Time
+		go func() {
+			l, err := lock.Obtain(ctx, c, key, ttl, lock.WithMaxWait(200*time.Millisecond))
+			if err == nil {
+				err = l.Release(ctx)
+				released = time.Now()
+			}
+			done <- err
+		}()
+		time.Sleep(50 * time.Millisecond)
+		if err := h.Release(ctx); err != nil {
+			t.Fatalf("release: %v", err)
+		}
+		err = <-done
+		switch {
+		case err == nil:
+			// Past the stalled attempt's arrival and anything it sets off.
+			time.Sleep(time.Until(start.Add(stall + 400*time.Millisecond)))
+			if got := s.admin.Get(ctx, key).Val(); got != "" {
+				t.Fatalf("%s after the waiter's Release returned: key holds %q, want no key",
+					time.Since(released).Round(time.Millisecond), got)
+			}
+		case errors.Is(err, lock.ErrNotObtained) && strings.Contains(err.Error(), "may remain"):
+			// Until the end of the lease the stalled attempt sets.
+			time.Sleep(time.Until(start.Add(stall + ttl + 300*time.Millisecond)))
+			if got := s.admin.Get(ctx, key).Val(); got != "" {
+				t.Fatalf("past the lease its Obtain said the token may stay for, key holds %q", got)
+			}
+		default:
+			t.Fatalf("the waiter's Obtain or Release: %v", err)
+		}
+		if l2, err := lock.Obtain(ctx, wrap(), key, time.Second); err != nil {
+			t.Errorf("an Obtain after the waiter's release: %v", err)
+		} else {
+			_ = l2.Release(ctx)
+		}
+	})
+}
+
+// TestStalledAttemptPastDeadlineLeavesNoToken: an Obtain's attempt stalls
+// on the network past the Obtain's bound (its wait, or the caller's
+// deadline), so the Obtain fails; the attempt reaches the server later
+// and takes the free key. Its token must not stay: the failed Obtain
+// either said so or removes it when the attempt's reply comes (on clients
+// that end a command at its deadline, it said "no token of it is left"
+// and the token stayed for the whole lease).
+func TestStalledAttemptPastDeadlineLeavesNoToken(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		ctx := ctxT(t)
+		const stall, bound, ttl = 400 * time.Millisecond, 150 * time.Millisecond, time.Second
+		for _, tc := range []struct {
+			name   string
+			obtain func(c lock.Client, key string) error
+		}{
+			{"max wait", func(c lock.Client, key string) error {
+				_, err := lock.Obtain(ctx, c, key, ttl, lock.WithMaxWait(bound))
+				return err
+			}},
+			{"caller's deadline", func(c lock.Client, key string) error {
+				dctx, cancel := context.WithTimeout(ctx, bound)
+				defer cancel()
+				_, err := lock.Obtain(dctx, c, key, ttl)
+				return err
+			}},
+		} {
+			c := wrap()
+			key := uniqueKey(t) + ":" + strings.ReplaceAll(tc.name, " ", "-")
+			c.Inject(&faulty.Rule{Kind: faulty.Acquire, Nth: 1, Action: faulty.Stall, Delay: stall})
+			start := time.Now()
+			err := tc.obtain(c, key)
+			if !errors.Is(err, lock.ErrNotObtained) {
+				t.Fatalf("%s: Obtain with its attempt stalled past its bound: %v, want ErrNotObtained", tc.name, err)
+			}
+			// An Obtain that says the token may remain gets the lease the
+			// stalled attempt sets; any other, its reply's clean-up.
+			wait := stall + 400*time.Millisecond
+			if strings.Contains(err.Error(), "may remain") {
+				wait = stall + ttl + 300*time.Millisecond
+			}
+			time.Sleep(time.Until(start.Add(wait)))
+			if got := s.admin.Get(ctx, key).Val(); got != "" {
+				t.Errorf("%s: %s after the stalled attempt arrived, key holds %q; Obtain said: %v",
+					tc.name, time.Since(start.Add(stall)).Round(time.Millisecond), got, err)
+			}
 		}
 	})
 }
