@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-var soak = flag.Duration("soak", 0, "run the randomized checker with fresh seeds for this long per client kind and server, instead of the fixed seeds")
+var (
+	soak    = flag.Duration("soak", 0, "run the randomized checker with fresh seeds for this long per client kind and server, instead of the fixed seeds")
+	histOut = flag.String("history", "", "write the history of a randomized run that fails the checker to this file")
+)
 
 // held is what a lock under test gives its holder.
 type held interface {
@@ -317,6 +321,11 @@ func TestRandomizedFaultsChecker(t *testing.T) {
 			h, st := runCheck(t, s, wrap, libraryLock, defaultCheck(seed))
 			for _, v := range history.Check(h) {
 				t.Errorf("seed %d: %s", seed, v)
+			}
+			if *histOut != "" && t.Failed() {
+				if err := os.WriteFile(*histOut, []byte(h.String()), 0o644); err != nil {
+					t.Error(err)
+				}
 			}
 			deadline := time.Now().Add(5 * time.Second)
 			for lock.InFlight() != 0 && time.Now().Before(deadline) {

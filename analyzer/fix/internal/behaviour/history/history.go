@@ -209,3 +209,19 @@ func afterRelease(h History) []Violation {
 var epoch = time.Now()
 
 func stamp(t time.Time) string { return t.Sub(epoch).Round(time.Microsecond).String() }
+
+// String renders h one line per operation, command and key read, for a
+// reader chasing a violation: grep it for the token.
+func (h History) String() string {
+	var sb strings.Builder
+	for _, o := range h.Ops {
+		fmt.Fprintf(&sb, "op %+v\n", o)
+	}
+	for _, c := range h.Commands {
+		fmt.Fprintf(&sb, "command p%d %s %s %q\n", c.Process, stamp(c.At), c.Kind, c.Words)
+	}
+	for _, s := range h.Samples {
+		fmt.Fprintf(&sb, "read %s %s..%s %q\n", s.Key, stamp(s.Sent), stamp(s.Got), s.Value)
+	}
+	return sb.String()
+}
