@@ -188,6 +188,10 @@ type tries struct {
 	// the token later than any removal, or than the release of a lock
 	// handed over meanwhile.
 	cutOff bool
+	// A hand-off to this waiter was cut off by its release's timeout: it
+	// can set the token after a removal too, though not after the waiter's
+	// own release (it replaces only the releaser's token).
+	handOffInTransit bool
 }
 
 // cut records a failed attempt that ctx, now done, may have cut off on a
@@ -210,14 +214,14 @@ func ended(ctx context.Context) error {
 	return nil
 }
 
-// inTransit adds to the error of a failed Obtain that an attempt cut off
-// may still reach the server.
+// inTransit adds to the error of a failed Obtain that an attempt, or a
+// hand-off, cut off may still reach the server.
 func (t *tries) inTransit(err error) error {
-	if !t.cutOff {
+	if !t.cutOff && !t.handOffInTransit {
 		return err
 	}
-	return fmt.Errorf("%w; an attempt cut off by the context may still reach the server, "+
-		"and its token then may remain until the lease ends", err)
+	return fmt.Errorf("%w; a command cut off by the context may still reach the server and set the token, "+
+		"which then may remain until the lease ends", err)
 }
 
 // failed records an attempt that began at start and failed with err: the
@@ -568,6 +572,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		if !w.maybeFrom.IsZero() {
 			t.mightHaveSet(w.maybeFrom)
 		}
+		t.handOffInTransit = t.handOffInTransit || w.inTransit
 		wq.remove(w)
 		entry := ""
 		if len(wq.waiters) == 0 && wq.entry != "" {
@@ -602,6 +607,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		if !w.maybeFrom.IsZero() {
 			t.mightHaveSet(w.maybeFrom)
 		}
+		t.handOffInTransit = t.handOffInTransit || w.inTransit
 		wq.mu.Unlock()
 		if state == granted {
 			if t.cutOff {

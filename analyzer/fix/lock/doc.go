@@ -86,7 +86,9 @@
 //     queued or in transit): an Obtain whose attempt was cut off that way
 //     says its token may remain until the lease ends, and gives up a lock
 //     a release handed to it meanwhile instead of returning it, since the
-//     attempt could set the token again after that lock's release.
+//     attempt could set the token again after that lock's release. A
+//     waiter whose hand-off a release's timeout cut off says the same when
+//     its wait ends first: the hand-off may still set its token.
 //   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
 //     a context deadline), and never waits unboundedly. Waiting callers
 //     queue, first come first served, and do not poll a held lock: a

@@ -68,8 +68,10 @@ type waiter struct {
 	// When the release handing it the lock sent its script.
 	offered time.Time
 	// A hand-off whose reply was lost may have set its token, no earlier
-	// than this.
+	// than this; inTransit says it may still reach the server (the
+	// release's timeout cut it off).
 	maybeFrom time.Time
+	inTransit bool
 	check     bool      // the active waiter must ask the server again
 	by        time.Time // and no later than this, when not zero
 }
@@ -298,6 +300,12 @@ func (wq *waitQueue) release(ctx context.Context, l *Lock, fair bool, timeout ti
 				}
 				if w.maybeFrom.IsZero() {
 					w.maybeFrom = sent
+				}
+				if ended(rctx) != nil {
+					// Cut off by the timeout: still in flight, or sent
+					// after by a client that ends commands at their
+					// deadline.
+					w.inTransit = true
 				}
 			}
 			if !passing {
