@@ -272,7 +272,7 @@ func runCheck(t *testing.T, s faultyServer, wrap func() *faulty.Client, lk locke
 			if tok := sent.Token(); tok != "" && tokens[sent.Tag] == "" {
 				tokens[sent.Tag] = tok
 			}
-			h.Commands = append(h.Commands, history.Command{Process: p, At: sent.At, Kind: string(sent.Kind), Words: sent.Words})
+			h.Commands = append(h.Commands, history.Command{Process: p, At: sent.At, Arrive: sent.Arrive, Kind: string(sent.Kind), Fault: faultName(sent.Fault), Words: sent.Words})
 		}
 		st.faults += c.Faults()
 	}
@@ -495,4 +495,11 @@ func TestCheckerCatchesBrokenLocks(t *testing.T) {
 			t.Logf("%d sections: %s", st.sections, strings.Join(names, ", "))
 		})
 	}
+}
+
+func faultName(a faulty.Action) string {
+	if a == 0 {
+		return ""
+	}
+	return a.String()
 }

@@ -51,8 +51,12 @@ type Sample struct {
 type Command struct {
 	Process int
 	At      time.Time
-	Kind    string
-	Words   []string
+	// Arrive is when the command reached the server (later than At when
+	// stalled); Fault names the fault injected, "" for none.
+	Arrive time.Time
+	Kind   string
+	Fault  string
+	Words  []string
 }
 
 // History is a run's record.
@@ -215,10 +219,11 @@ func stamp(t time.Time) string { return t.Sub(epoch).Round(time.Microsecond).Str
 func (h History) String() string {
 	var sb strings.Builder
 	for _, o := range h.Ops {
-		fmt.Fprintf(&sb, "op %+v\n", o)
+		fmt.Fprintf(&sb, "op p%d w%d %s %s obtain %s..%s %v release %s..%s %v\n", o.Process, o.Worker, o.Key, o.Token,
+			stamp(o.Start), stamp(o.End), o.Err, stamp(o.ReleaseStart), stamp(o.ReleaseEnd), o.ReleaseErr)
 	}
 	for _, c := range h.Commands {
-		fmt.Fprintf(&sb, "command p%d %s %s %q\n", c.Process, stamp(c.At), c.Kind, c.Words)
+		fmt.Fprintf(&sb, "command p%d %s..%s %s %s %q\n", c.Process, stamp(c.At), stamp(c.Arrive), c.Kind, c.Fault, c.Words)
 	}
 	for _, s := range h.Samples {
 		fmt.Fprintf(&sb, "read %s %s..%s %q\n", s.Key, stamp(s.Sent), stamp(s.Got), s.Value)
