@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -38,16 +39,7 @@ func (m *Model) interfaceCalls(fn *types.Func) []callSite {
 		return nil
 	}
 	var out []callSite
-	scope := m.Pass.Pkg.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok {
-			continue
-		}
+	for iface := range interfacesOf(m.Pass.Pkg) {
 		for i := range iface.NumMethods() {
 			im := iface.Method(i)
 			if im.Name() == fn.Name() && slices.Contains(m.implementations(im), fn) {
@@ -58,19 +50,26 @@ func (m *Model) interfaceCalls(fn *types.Func) []callSite {
 	return out
 }
 
+// interfacesOf yields the interface types pkg declares at package level.
+func interfacesOf(pkg *types.Package) iter.Seq[*types.Interface] {
+	return func(yield func(*types.Interface) bool) {
+		scope := pkg.Scope()
+		for _, n := range scope.Names() {
+			tn, ok := scope.Lookup(n).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			if iface, ok := tn.Type().Underlying().(*types.Interface); ok && !yield(iface) {
+				return
+			}
+		}
+	}
+}
+
 // declaredByInterface reports whether an interface type of the package
 // has a method named name.
 func (d *defIndex) declaredByInterface(name string) bool {
-	scope := d.pkg.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok {
-			continue
-		}
+	for iface := range interfacesOf(d.pkg) {
 		for i := range iface.NumMethods() {
 			if iface.Method(i).Name() == name {
 				return true

@@ -298,14 +298,17 @@ func storedText(v constant.Value) (string, bool) {
 
 // ComparesOwnName reports whether every owner check of g, the GET a
 // release compares before its delete, compares the key's value with a
-// part of the key's own name, while each acquire of a key of its template (lock:*) in
-// the package stores a value that is no part of its key. That compare
-// never holds and the delete it guards never runs (an OTP kept under
-// "OTP_lock:" + order, "removed" when it equals the order's id): a
-// record's misread, not a lock released in two round trips.
+// part of the key's own name, while each acquire in the package of a key
+// of the same template (lock:*) stores a value that is no part of its
+// key. That compare never holds and the delete it guards never runs (an
+// OTP kept under "OTP_lock:" + order, "removed" when it equals the
+// order's id): a record misread, not a lock released in two round trips.
 func (m *Model) ComparesOwnName(g *Call) bool {
+	if g == nil || g.Key() == nil {
+		return false
+	}
 	rcs := m.ownerCompares[g]
-	if g == nil || g.Key() == nil || len(rcs) == 0 {
+	if len(rcs) == 0 {
 		return false
 	}
 	for _, rc := range rcs {
