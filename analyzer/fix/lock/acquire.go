@@ -611,7 +611,7 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 		wq.mu.Unlock()
 		if state == granted {
 			if t.cutOff {
-				return fail(fmt.Errorf("obtain %q: %w: an attempt was cut off by the context", a.lock.key, ErrNotObtained))
+				return a.giveUpHanded(ctx, wq, w, attempts, t.inTransit(fmt.Errorf("obtain %q: %w: an attempt was cut off by the context", a.lock.key, ErrNotObtained)))
 			}
 			return a.handedOver(ctx, wq, w, attempts)
 		}
