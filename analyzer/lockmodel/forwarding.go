@@ -19,6 +19,7 @@ func (b *builder) forward() {
 	b.forwarders = map[*types.Func]*Forwarder{}
 	b.m.forwarders = b.forwarders
 	b.m.keyNS = b.m.keyNamespace()
+	b.m.keyPrefix = b.m.keyPrefixConst()
 	done := map[*ast.FuncDecl]bool{}
 	raw := b.rawForwarders()
 	for {

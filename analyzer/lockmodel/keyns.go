@@ -6,6 +6,8 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -134,4 +136,70 @@ func (m *Model) namespaced(key ast.Expr) bool {
 	}
 	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
 	return fn == m.keyNS
+}
+
+// keyPrefixConst returns the package-level string constant that the
+// package's commands put first in every key (KeyPrefix + key), when at
+// least two functions send a key that is that constant and a parameter
+// alone: a namespace of the package's keys, as keyNamespace's function
+// is, so that a wrapper Del(key) stands for a DEL of the caller's key.
+// A key sent unchanged from a parameter (a DelWithoutPrefix helper)
+// leaves it standing; any other key, one built behind another constant
+// or none, says the package does not prefix every key, and a helper's
+// prefix ("running:" + key) then names a key of its own.
+func (m *Model) keyPrefixConst() *types.Const {
+	var prefix *types.Const
+	fns := map[*ast.FuncDecl]bool{}
+	for _, c := range m.Calls {
+		if c.Via != nil || c.Decl == nil || len(c.Keys) != 1 {
+			continue
+		}
+		key := ast.Unparen(c.Keys[0])
+		if id, ok := key.(*ast.Ident); ok && m.isParam(c.Decl, id) {
+			continue
+		}
+		first := key
+		for {
+			x, ok := ast.Unparen(first).(*ast.BinaryExpr)
+			if !ok || x.Op != token.ADD {
+				break
+			}
+			first = x.X
+		}
+		id, ok := ast.Unparen(first).(*ast.Ident)
+		if !ok || first == key {
+			return nil
+		}
+		k, ok := m.Pass.TypesInfo.Uses[id].(*types.Const)
+		if !ok || k.Pkg() != m.Pass.Pkg || k.Parent() != m.Pass.Pkg.Scope() || k.Val().Kind() != constant.String {
+			return nil
+		}
+		if prefix != nil && prefix != k {
+			return nil
+		}
+		prefix = k
+		if b := key.(*ast.BinaryExpr); ast.Unparen(b.X) == ast.Expr(id) {
+			if y, ok := ast.Unparen(b.Y).(*ast.Ident); ok && m.isParam(c.Decl, y) {
+				fns[c.Decl] = true
+			}
+		}
+	}
+	if len(fns) < 2 {
+		return nil
+	}
+	return prefix
+}
+
+// prefixed returns the parameter-built part of key when key is the
+// package's key prefix and one operand (KeyPrefix + key), or nil.
+func (m *Model) prefixed(key ast.Expr) ast.Expr {
+	b, ok := ast.Unparen(key).(*ast.BinaryExpr)
+	if !ok || m.keyPrefix == nil || b.Op != token.ADD {
+		return nil
+	}
+	id, ok := ast.Unparen(b.X).(*ast.Ident)
+	if !ok || m.Pass.TypesInfo.Uses[id] != m.keyPrefix {
+		return nil
+	}
+	return b.Y
 }

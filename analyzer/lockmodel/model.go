@@ -30,6 +30,9 @@ type Model struct {
 	// keyNS is the function the package builds every key with, if any
 	// (keyNamespace).
 	keyNS *types.Func
+	// keyPrefix is the constant the package puts first in every key it
+	// builds from a parameter, if any (keyPrefixConst).
+	keyPrefix *types.Const
 	// impls caches implementations; passes ask for them concurrently.
 	implsMu sync.Mutex
 	impls   map[*types.Func][]*types.Func

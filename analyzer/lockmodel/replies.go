@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/locklint/locklint/internal/typesx"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // constant reports whether e is a constant, or a local variable whose one
@@ -135,8 +136,9 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 	}
 }
 
-// unwrapReply strips what only retypes a reply: conversions and type
-// assertions, string(reply.([]byte)).
+// unwrapReply strips what only retypes a reply: conversions, type
+// assertions, string(reply.([]byte)), and a function from text to text
+// (a package's Bytes2str(b), strings.TrimSpace(s)).
 func unwrapReply(info *types.Info, e ast.Expr) ast.Expr {
 	for range maxDepth {
 		switch x := ast.Unparen(e).(type) {
@@ -145,6 +147,10 @@ func unwrapReply(info *types.Info, e ast.Expr) ast.Expr {
 			continue
 		case *ast.CallExpr:
 			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				e = x.Args[0]
+				continue
+			}
+			if textToText(info, x) {
 				e = x.Args[0]
 				continue
 			}
@@ -214,4 +220,28 @@ func refers(info *types.Info, n ast.Node, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// textToText reports whether call is a function's (not a method's) of
+// one text argument, a string or a byte slice, returning one text.
+func textToText(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || len(call.Args) != 1 {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Recv() == nil && !sig.Variadic() && sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		isText(sig.Params().At(0).Type()) && isText(sig.Results().At(0).Type())
+}
+
+// isText reports whether t is a string or a byte slice.
+func isText(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
 }

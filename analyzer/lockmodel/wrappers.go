@@ -201,6 +201,10 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		// serialKey(key), the package's namespace for every key: named
 		// by what the caller passes.
 		f.Key = param(c.Keys[0].(*ast.CallExpr).Args[0])
+	case len(c.Keys) == 1 && stringParam(sig, param(m.prefixed(c.Keys[0]))):
+		// KeyPrefix + key, the package's prefix of every key: named by
+		// what the caller passes, as above.
+		f.Key = param(m.prefixed(c.Keys[0]))
 	case c.Command.IsDelete() && c.Expr.Ellipsis.IsValid() && sig.Variadic() && param(c.Expr.Args[len(c.Expr.Args)-1]) == last:
 		f.Key, f.Keys = last, true
 	default:
