@@ -220,6 +220,11 @@ func (m *Model) lockType(a, b *Call) bool {
 // pool's.
 var lockVerbs = map[string]bool{"acquire": true, "obtain": true, "release": true}
 
+// renewVerbs name a lock's renewal, but only as a method of a type named
+// for a lock (DistributedLock.Extend): elsewhere they refresh sessions
+// and tokens.
+var renewVerbs = map[string]bool{"extend": true, "renew": true, "refresh": true}
+
 // lockFunc reports whether c's function says, by its name or its
 // receiver's type, that it takes or releases a lock, and the key whose
 // identity is id is the only key its Redis commands touch: then the key
@@ -293,7 +298,7 @@ func (m *Model) locksThroughHandle(d *ast.FuncDecl, id string) bool {
 // type named for a lock or in a package that acquires. The receiver's type
 // alone is not enough: a lock type's helper may touch a cache key.
 func (m *Model) namesLock(d *ast.FuncDecl) bool {
-	verb := false
+	verb, renews := false, false
 	for _, w := range splitWords(d.Name.Name) {
 		if w == "optimistic" {
 			// An optimistic lock is a versioned update: no holder.
@@ -303,12 +308,16 @@ func (m *Model) namesLock(d *ast.FuncDecl) bool {
 			return true
 		}
 		verb = verb || lockVerbs[w]
+		renews = renews || renewVerbs[w]
 	}
-	if !verb {
+	if !verb && !renews {
 		return false
 	}
 	if d.Recv != nil && len(d.Recv.List) > 0 && m.Words.MatchText(typesx.RecvBase(d.Recv.List[0].Type)) {
 		return true
+	}
+	if !verb {
+		return false
 	}
 	for _, o := range m.Calls {
 		if o.Acquires() {
