@@ -85,7 +85,7 @@ func (a *checker) findDeferrers(files []*ast.File) {
 			d, ok := a.deferrers[p.impl]
 			if _, done := a.deferrers[p.method]; ok && !done {
 				a.deferrers[p.method] = d
-				a.pass.ExportObjectFact(p.method, d)
+				a.export(p.method, d)
 				grew = true
 			}
 		}
@@ -172,7 +172,7 @@ func (a *checker) recordDeferrer(decl *ast.FuncDecl, ctx ast.Expr, at token.Pos,
 	}
 	d := &Defers{Ctx: i, At: atText}
 	a.deferrers[fn] = d
-	a.pass.ExportObjectFact(fn, d)
+	a.export(fn, d)
 	return true
 }
 

@@ -66,7 +66,7 @@ func (a *checker) record(decl *ast.FuncDecl, ctx ast.Expr) {
 	}
 	if i, ok := a.paramIndex(decl, fn, ctx); ok {
 		a.releasers[fn] = i
-		a.pass.ExportObjectFact(fn, &Releaser{Ctx: i})
+		a.export(fn, &Releaser{Ctx: i})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzer/lockmodel"
@@ -87,8 +88,19 @@ func (a *checker) interfaceReleasers() {
 	for _, p := range a.singleImpls() {
 		if ctx, ok := a.releasers[p.impl]; ok {
 			a.releasers[p.method] = ctx
-			a.pass.ExportObjectFact(p.method, &Releaser{Ctx: ctx})
+			a.export(p.method, &Releaser{Ctx: ctx})
 		}
+	}
+}
+
+// export exports fact for fn when fn is an object of this package that
+// other packages can name: a method of an interface this package declares
+// from another's generic one (type Handler decorator.QueryHandler[Q, R])
+// belongs to that package, and an instantiation has no name of its own.
+// Such a method is still known here, from the package's own maps.
+func (a *checker) export(fn *types.Func, fact analysis.Fact) {
+	if fn.Pkg() == a.pass.Pkg && fn.Origin() == fn {
+		a.pass.ExportObjectFact(fn, fact)
 	}
 }
 
