@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // forward finds this package's forwarders, turns the calls of them into
@@ -138,7 +140,7 @@ func exportedInterfaceMethods(pkg *types.Package) []*types.Func {
 		iface := tn.Type().Underlying().(*types.Interface)
 		for i := range iface.NumExplicitMethods() {
 			m := iface.ExplicitMethod(i)
-			if m.Exported() && m.Pkg() == pkg && m.Origin() == m {
+			if m.Exported() && typesx.Nameable(pkg, m) {
 				out = append(out, m)
 			}
 		}

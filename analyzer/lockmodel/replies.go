@@ -236,12 +236,13 @@ func textToText(info *types.Info, call *ast.CallExpr) bool {
 
 // isText reports whether t is a string or a byte slice.
 func isText(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&types.IsString != 0
-	case *types.Slice:
-		b, ok := u.Elem().Underlying().(*types.Basic)
-		return ok && b.Kind() == types.Byte
+	if typesx.IsString(t) {
+		return true
 	}
-	return false
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
 }

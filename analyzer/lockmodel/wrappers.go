@@ -194,6 +194,10 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		f.Command = CmdSetNX
 	}
 	last := sig.Params().Len() - 1
+	var inner ast.Expr // KeyPrefix + inner, under the package's prefix
+	if len(c.Keys) == 1 {
+		inner = m.prefixed(c.Keys[0])
+	}
 	switch {
 	case len(c.Keys) == 1 && param(c.Keys[0]) >= 0:
 		f.Key = param(c.Keys[0])
@@ -201,10 +205,10 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		// serialKey(key), the package's namespace for every key: named
 		// by what the caller passes.
 		f.Key = param(c.Keys[0].(*ast.CallExpr).Args[0])
-	case len(c.Keys) == 1 && stringParam(sig, param(m.prefixed(c.Keys[0]))):
+	case stringParam(sig, param(inner)):
 		// KeyPrefix + key, the package's prefix of every key: named by
 		// what the caller passes, as above.
-		f.Key = param(m.prefixed(c.Keys[0]))
+		f.Key = param(inner)
 	case c.Command.IsDelete() && c.Expr.Ellipsis.IsValid() && sig.Variadic() && param(c.Expr.Args[len(c.Expr.Args)-1]) == last:
 		f.Key, f.Keys = last, true
 	default:

@@ -36,6 +36,14 @@ func IsString(t types.Type) bool {
 	return ok && b.Info()&types.IsString != 0
 }
 
+// Nameable reports whether fn is an object of pkg that other packages can
+// name, and so carry an analysis fact: not another package's (a method of
+// an interface pkg declares from another's generic one), not an
+// instantiation.
+func Nameable(pkg *types.Package, fn *types.Func) bool {
+	return fn.Pkg() == pkg && fn.Origin() == fn
+}
+
 // IsEmptyInterface reports whether t's underlying type is an interface
 // with no methods (any).
 func IsEmptyInterface(t types.Type) bool {

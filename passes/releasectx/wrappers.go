@@ -99,7 +99,7 @@ func (a *checker) interfaceReleasers() {
 // belongs to that package, and an instantiation has no name of its own.
 // Such a method is still known here, from the package's own maps.
 func (a *checker) export(fn *types.Func, fact analysis.Fact) {
-	if fn.Pkg() == a.pass.Pkg && fn.Origin() == fn {
+	if typesx.Nameable(a.pass.Pkg, fn) {
 		a.pass.ExportObjectFact(fn, fact)
 	}
 }
