@@ -138,6 +138,25 @@ func (d *defIndex) value(obj types.Object) ast.Expr {
 	return nil
 }
 
+// values returns the expressions that obj's definitions assign, when
+// each definition assigns one (var x T aside) and its address is never
+// taken; nil otherwise.
+func (d *defIndex) values(obj types.Object) []ast.Expr {
+	var out []ast.Expr
+	for _, x := range d.vars[obj] {
+		switch {
+		case x.addr:
+			return nil
+		case x.zero:
+		case x.val == nil:
+			return nil
+		default:
+			out = append(out, x.val)
+		}
+	}
+	return out
+}
+
 // initial returns the definition of a package-level variable in its
 // declaration (var x = v, or var x T).
 func (d *defIndex) initial(v *types.Var) (def, bool) {

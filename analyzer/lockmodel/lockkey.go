@@ -114,7 +114,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// Named by a lock's token: one acquisition's own key.
 		return NotLock, Why{}
 	}
-	if m.requestKey(key) {
+	if m.requestKey(key) && !m.inFlightLock(k) {
 		// One request's marker: only its duplicates contend.
 		return NotLock, Why{}
 	}
@@ -181,6 +181,12 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 				return true
 			}
 		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && o.Pos() > c.Pos():
+			// A delete that only undoes the take when the work failed
+			// keeps the key on success: a claim or a marker, not a lock
+			// given back after its work.
+			if o.Command.IsDelete() && m.UndoOnFailure(o, o.Key()) {
+				continue
+			}
 			return true
 		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o):
 			// Take in one method, delete in another: the delete is this

@@ -71,6 +71,11 @@ func exportObtainers(m *Model) {
 		if id == nil || id.Name == "_" {
 			continue
 		}
+		if k := c.Key(); m.requestKey(k) && !m.inFlightLock(m.refOf(k)) {
+			// One request's marker (SetIdempotencyKey): its "exists"
+			// error says a duplicate, and nothing runs under it.
+			continue
+		}
 		v, fresh := m.notTakenError(d, info.ObjectOf(id))
 		switch {
 		case v != nil:

@@ -5,8 +5,11 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -26,6 +29,49 @@ func (m *Model) requestKey(key ast.Expr) bool {
 		return false
 	}
 	return m.requestArg(key, 0)
+}
+
+// inFlightLock reports whether key, though one request's, is the lock
+// that holds the request's duplicates off while it runs: its name says
+// lock, it is taken with a lease short enough to lapse within a slow
+// request, and the function that takes it defers its delete on every
+// path (not only when the work failed). Its DEL then gives back a lock
+// that a retry may hold by then. A marker kept after success, or held
+// for a day, is still a record.
+func (m *Model) inFlightLock(key keyRef) bool {
+	if !m.keys.lockish(key.expr, 0, map[ast.Node]bool{}) {
+		return false
+	}
+	for _, o := range m.Calls {
+		if !o.Acquires() || o.Decl == nil || o.Key() == nil || !m.shortLease(o) || m.KeyID(o.Key()) != key.id {
+			continue
+		}
+		for _, d := range m.Calls {
+			if d.Decl == o.Decl && d.Deferred && d.Command.IsDelete() && d.Pos() > o.Pos() &&
+				d.Key() != nil && m.KeyID(d.Key()) == key.id && !m.undoneOnFailedReturn(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxInFlightLease is the longest lease read as one request's lock rather
+// than its record: longer than any request should run.
+const maxInFlightLease = 5 * time.Minute
+
+// shortLease reports whether c's TTL is a constant duration of at most
+// maxInFlightLease.
+func (m *Model) shortLease(c *Call) bool {
+	if c.TTL == nil || !c.Lease {
+		return false
+	}
+	tv, ok := m.Pass.TypesInfo.Types[c.TTL]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return exact && n > 0 && time.Duration(n) <= maxInFlightLease
 }
 
 // requestArg is requestKey at a depth: usage is checked on the key's
@@ -58,6 +104,16 @@ func (m *Model) requestPart(key ast.Expr, depth int) bool {
 			}
 			if m.keys.definition(obj) != nil {
 				return partWalk
+			}
+			// A key built in either branch of an if: each definition
+			// must name the request.
+			if defs := m.defs.values(obj); len(defs) > 1 && depth < maxDepth {
+				for _, d := range defs {
+					if !m.requestPart(d, depth+1) {
+						return partStop
+					}
+				}
+				return partDecides
 			}
 			// AcquireIdempotencyLock(ctx, key): the function's name says
 			// whose key it is.
@@ -116,7 +172,11 @@ func messageName(name string) bool {
 // AcquireIdempotencyLock).
 func dedupeName(name string) bool {
 	n := strings.ToLower(name)
-	return strings.Contains(n, "dedup") || strings.Contains(n, "idempot")
+	if strings.Contains(n, "dedup") || strings.Contains(n, "idempot") {
+		return true
+	}
+	// IdemKey, idem_set: the word alone, not a prefix of another one.
+	return slices.Contains(splitWords(name), "idem")
 }
 
 // tokenNamed reports whether key, through local variables, is a variable

@@ -16,7 +16,7 @@ import (
 // marker ("on failure let someone retry"), released on purpose, not a
 // lock held across work and then released without an owner check.
 func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
-	if c.Decl == nil || c.Decl.Body == nil {
+	if c.Decl == nil || c.Decl.Body == nil || m.releasedElsewhere(c, key) {
 		return false
 	}
 	if c.Deferred {
@@ -44,6 +44,26 @@ func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
 		return false
 	}
 	return m.onlyDelete(c, key)
+}
+
+// releasedElsewhere reports whether another function of the package
+// deletes keys of key's family: the take's success keeps a lock that
+// a release of its own gives back later (LockCoupon and UnlockCoupon),
+// so a delete on the take's failure path gives back a lock too.
+func (m *Model) releasedElsewhere(c *Call, key ast.Expr) bool {
+	fam, ok := m.counterFamily(key)
+	if !ok {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o.Decl == c.Decl || o.Decl == nil || !o.Command.IsDelete() || o.Key() == nil {
+			continue
+		}
+		if f, ok := m.counterFamily(o.Key()); ok && f == fam {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyDelete reports whether c is the only delete of key in its function,
