@@ -22,7 +22,9 @@ import (
 func (m *Model) readNotAcquired() map[string]bool {
 	read := map[string]bool{}
 	for _, c := range m.Calls {
-		if c.Read && c.Key() != nil {
+		// A DECR's reply is a count: the key is a counter (active
+		// transactions), whatever its name.
+		if (c.Read || c.Command == CmdDecr) && c.Key() != nil {
 			read[m.KeyID(c.Key())] = true
 		}
 	}
@@ -110,7 +112,8 @@ func (m *Model) setOnCount(c *Call) bool {
 }
 
 // recordsNotAcquired returns the families of the keys that the package
-// reads back as data (a GET or GETDEL whose value is used, not compared)
+// reads back as data (a GET or GETDEL whose value is used, not compared,
+// or a script that returns what it read, consumedKeys)
 // and that nothing takes, compares or runs a script on: a "rate lock"
 // record stored under lock:quote:<id> and consumed with its quote, a
 // gauge of active transactions read for a status page, whatever their
@@ -119,9 +122,18 @@ func (m *Model) setOnCount(c *Call) bool {
 // each with its own id.
 func (m *Model) recordsNotAcquired() map[string]bool {
 	var used map[string]bool
+	consumed := map[*Call]bool{}
 	for _, c := range m.Calls {
-		if c.Read {
-			if fam, ok := m.counterFamily(c.Key()); ok {
+		keys := []ast.Expr{c.Key()}
+		if c.Command == CmdEval {
+			keys = m.consumedKeys(c)
+			consumed[c] = len(keys) > 0
+		}
+		if !c.Read && !consumed[c] {
+			continue
+		}
+		for _, k := range keys {
+			if fam, ok := m.counterFamily(k); ok {
 				if used == nil {
 					used = map[string]bool{}
 				}
@@ -133,6 +145,9 @@ func (m *Model) recordsNotAcquired() map[string]bool {
 		return nil
 	}
 	for _, c := range m.Calls {
+		if consumed[c] {
+			continue
+		}
 		if c.Acquires() || c.TakesFirst || c.Compared || c.Command == CmdEval || c.Command == CmdDelEx || c.Flags&FlagIFEQ != 0 {
 			for _, k := range c.Keys {
 				if fam, ok := m.counterFamily(k); ok {
@@ -209,4 +224,27 @@ func (m *Model) readFamilies() map[string]bool {
 		}
 	}
 	return fams
+}
+
+// consumedKeys returns the keys that c, a script, reads and gives back
+// to its caller, deleting them or not, with nothing compared, taken or
+// extended on the way: a GET-and-DEL that hands a usage lease's value to
+// the one caller that gets there first. What it returns is data, not a
+// holder's token.
+func (m *Model) consumedKeys(c *Call) []ast.Expr {
+	text, ok := m.ScriptText(c)
+	if !ok {
+		return nil
+	}
+	calls := LuaCalls(text.Text)
+	var out []ast.Expr
+	for i, w := range calls {
+		if w.CheckedAt >= 0 || w.Extends() || LuaAcquires(calls, i) {
+			return nil
+		}
+		if k := w.Key(); w.Command == "GET" && w.Returned && k > 0 && k <= len(c.Keys) {
+			out = append(out, c.Keys[k-1])
+		}
+	}
+	return out
 }
