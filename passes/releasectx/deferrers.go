@@ -82,7 +82,7 @@ func (a *checker) findDeferrers(files []*ast.File) {
 	impls := a.singleImpls()
 	byInterface := func() (grew bool) {
 		for _, p := range impls {
-			d, ok := a.deferrers[p.impl]
+			d, ok := a.deferrer(p.impl)
 			if _, done := a.deferrers[p.method]; ok && !done {
 				a.deferrers[p.method] = d
 				a.export(p.method, d)

@@ -82,11 +82,8 @@ func (a *checker) releasesUnder(candidate func(*ast.FuncDecl) bool, ctxArg func(
 // interfaceReleasers makes a method of an interface declared in the
 // package a releaser when its one implementation here is (singleImpls).
 func (a *checker) interfaceReleasers() {
-	if len(a.releasers) == 0 {
-		return
-	}
 	for _, p := range a.singleImpls() {
-		if ctx, ok := a.releasers[p.impl]; ok {
+		if ctx, ok := a.releaser(p.impl); ok {
 			a.releasers[p.method] = ctx
 			a.export(p.method, &Releaser{Ctx: ctx})
 		}
@@ -110,10 +107,13 @@ type implPair struct{ method, impl *types.Func }
 
 // singleImpls returns the methods of the interfaces declared in the
 // package that have exactly one implementation among the package's
-// types, outside test files: a call through the interface is a call of
-// that implementation's method, and the method gets its facts. With
-// several implementations the call may be any of them, and a mock in a
-// test is none, so nothing is assumed. Found once per package.
+// types, outside test files, and the exported types of the packages it
+// imports: a call through the interface is a call of that
+// implementation's method, and the method gets its facts (a narrow
+// interface a service declares for its tests over the client type of
+// a package it imports). With several implementations the call may be
+// any of them, and a mock in a test is none, so nothing is assumed.
+// Found once per package.
 func (a *checker) singleImpls() []implPair {
 	if a.impls != nil {
 		return *a.impls
@@ -135,6 +135,30 @@ func (a *checker) singleImpls() []implPair {
 			ifaces = append(ifaces, tn)
 		} else {
 			concrete = append(concrete, tn)
+		}
+	}
+	if len(ifaces) == 0 {
+		return out
+	}
+	// Only packages whose functions carry this analyzer's facts can give
+	// an implementation facts.
+	withFacts := map[*types.Package]bool{}
+	for _, f := range a.pass.AllObjectFacts() {
+		withFacts[f.Object.Pkg()] = true
+	}
+	for _, imp := range a.pass.Pkg.Imports() {
+		if !withFacts[imp] {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() == 0 && !types.IsInterface(named) {
+				concrete = append(concrete, tn)
+			}
 		}
 	}
 	for _, tn := range ifaces {
