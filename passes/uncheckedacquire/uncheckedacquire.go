@@ -60,10 +60,12 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // checkTakers reports the calls of take helpers (lockmodel's Taker, of
-// this package or another) that drop the bool, where the function then
-// works and releases through a helper that deletes (lockmodel's Drops)
-// with the same argument: take, work and release run whether or not the
-// take succeeded.
+// this package or another) where the function then works and releases
+// through a helper that deletes (lockmodel's Drops) with the same
+// argument: a call that drops the bool, so that take, work and release
+// run whether or not the take succeeded; a test that returns when the
+// lock was taken, so that the work runs when another holds it; and a
+// reply whose test lets a miss fall through into the work.
 func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 	takers := map[*types.Func]bool{}
 	taker := func(fn *types.Func) bool {
@@ -79,11 +81,7 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 			continue
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
-			es, ok := n.(*ast.ExprStmt)
-			if !ok {
-				return true
-			}
-			call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
@@ -91,16 +89,54 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 			if fn == nil || !taker(fn) {
 				return true
 			}
-			path, _ := astutil.PathEnclosingInterval(file, es.Pos(), es.End())
-			if len(path) < 2 || !workAfter(path[1:], es.End()) || !releasedAfter(pass.TypesInfo, path, call, m.Drops) {
+			path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+			if len(path) < 3 {
 				return true
 			}
-			diag.Report(pass, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: fmt.Sprintf(
-				"result of %s discarded: the code after it runs whether or not the lock was taken; return when it is not taken",
-				diag.Quote(fn.Name()))})
+			parents := path[1:]
+			report := func(format string, args ...any) {
+				diag.Report(pass, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: fmt.Sprintf(format, args...)})
+			}
+			name := diag.Code(pass.Fset, call.Fun)
+			switch p := parents[0].(type) {
+			case *ast.ExprStmt:
+				if workAfter(parents[1:], p.End()) && releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+					report("result of %s discarded: the code after it runs whether or not the lock was taken; return when it is not taken", diag.Quote(fn.Name()))
+				}
+				return true
+			case *ast.IfStmt:
+				if p.Cond == ast.Expr(call) && returnsOnly(p) && workAfter(parents[1:], p.End()) && releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+					report("the test of %s is inverted: it returns when the lock is taken, and the work after it runs while another holds the lock; return when it is not taken", name)
+				}
+				return true
+			}
+			if m.ThinAcquire(fn) != nil {
+				// checkThin reads it as the acquire it returns.
+				return true
+			}
+			rc := receive(pass.TypesInfo, call, parents)
+			if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
+				!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+				return true
+			}
+			fnNode, _ := enclosingFunc(parents)
+			if fnNode == nil {
+				return true
+			}
+			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, fnNode, rc.reply), name)
 			return true
 		})
 	}
+}
+
+// returnsOnly reports whether ifs has no else and its body is a return
+// statement alone: the branch leaves with nothing done.
+func returnsOnly(ifs *ast.IfStmt) bool {
+	if ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return false
+	}
+	_, ok := ifs.Body.List[0].(*ast.ReturnStmt)
+	return ok
 }
 
 // releasedAfter reports whether the function around call (path leads
@@ -136,9 +172,62 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 				}
 			}
 		}
+		// A handle's methods: l.Lock(ctx) and l.Unlock(ctx) on one l, or
+		// on the parameter a deferred literal is given l for.
+		if ra, cb := handleOf(info, rel), handleOf(info, call); ra != nil && cb != nil && (ra == cb || boundTo(info, body, ra) == cb) {
+			found = true
+		}
 		return !found
 	})
 	return found
+}
+
+// handleOf returns the variable whose method call calls (l in l.Lock()),
+// or nil.
+func handleOf(info *types.Info, call *ast.CallExpr) *types.Var {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}
+
+// boundTo returns, for v a parameter of a function literal that body
+// calls where it is written (defer func(l *Lock) { l.Unlock() }(lock)),
+// the variable passed for it, or nil.
+func boundTo(info *types.Info, body *ast.BlockStmt, v *types.Var) *types.Var {
+	var out *types.Var
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || out != nil {
+			return out == nil
+		}
+		lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit)
+		if !ok || call.Ellipsis.IsValid() {
+			return true
+		}
+		i := 0
+		for _, f := range lit.Type.Params.List {
+			for _, name := range f.Names {
+				if info.Defs[name] == v && i < len(call.Args) {
+					if id, ok := ast.Unparen(call.Args[i]).(*ast.Ident); ok {
+						out, _ = info.Uses[id].(*types.Var)
+					}
+				}
+				i++
+			}
+			if len(f.Names) == 0 {
+				i++
+			}
+		}
+		return out == nil
+	})
+	return out
 }
 
 // enclosingFunc returns the innermost function declaration or literal
