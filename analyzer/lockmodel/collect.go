@@ -134,7 +134,7 @@ func (b *builder) add(cur cursor, c *Call) {
 	switch c.Command {
 	case CmdGet:
 		c.Compared = b.compared(cur, c)
-		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true })
+		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true }) && !valueDropped(c)
 	case CmdIncr:
 		c.TakesFirst = !c.Queued && b.comparedOne(c)
 	case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
@@ -225,4 +225,30 @@ func funcBody(cur cursor) *ast.BlockStmt {
 		}
 	}
 	return nil
+}
+
+// valueDropped reports whether c's statement throws its reply's value
+// away: c alone as a statement, only its error kept (.Err(), or the
+// value assigned to _). A GET so sent reads nothing as data.
+func valueDropped(c *Call) bool {
+	outer := c.Outer
+	if outer == nil {
+		outer = c.Expr
+	}
+	if call, ok := ast.Unparen(outer).(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Err" && len(call.Args) == 0 {
+			return true
+		}
+	}
+	switch s := c.Stmt.(type) {
+	case *ast.ExprStmt:
+		return ast.Unparen(s.X) == outer
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 || ast.Unparen(s.Rhs[0]) != outer || len(s.Lhs) == 0 {
+			return false
+		}
+		id, ok := ast.Unparen(s.Lhs[0]).(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	return false
 }

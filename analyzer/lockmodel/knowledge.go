@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/locklint/locklint/internal/typesx"
 )
@@ -110,6 +111,25 @@ var releaseMethods = map[string]bool{
 	"(*github.com/bsm/redislock.Lock).Release":                true,
 }
 
+// releaseNames and acquireNames are the short names of releaseMethods'
+// and lockAcquires' functions.
+var releaseNames, acquireNames = shortNames(releaseMethods), shortNames(lockAcquires)
+
+func shortNames(full map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for name := range full {
+		out[name[strings.LastIndexByte(name, '.')+1:]] = true
+	}
+	return out
+}
+
+// knownFunc reports whether fn's FullName is in full. The short name is
+// asked first: FullName builds a string, and the passes ask this of
+// every call they look at.
+func knownFunc(fn *types.Func, full, short map[string]bool) bool {
+	return fn != nil && short[fn.Name()] && full[fn.Origin().FullName()]
+}
+
 // lockAcquires are other lock libraries' acquires, keyed by FullName:
 // each tries a bounded number of times and reports failure, so a caller
 // that calls one again in a loop is retrying an acquire.
@@ -125,13 +145,13 @@ var lockAcquires = map[string]bool{
 
 // LibraryAcquire reports whether fn is a known lock library's acquire.
 func LibraryAcquire(fn *types.Func) bool {
-	return fn != nil && lockAcquires[fn.Origin().FullName()]
+	return knownFunc(fn, lockAcquires, acquireNames)
 }
 
 // ReleasesUnder returns the index of the context parameter of fn when fn
 // is a known lock library's release that runs under that context.
 func ReleasesUnder(fn *types.Func) (int, bool) {
-	if fn == nil || !releaseMethods[fn.Origin().FullName()] {
+	if !knownFunc(fn, releaseMethods, releaseNames) {
 		return 0, false
 	}
 	ps := fn.Type().(*types.Signature).Params()
