@@ -65,7 +65,9 @@
 // package) to a service method that defers its lock's release under
 // that parameter, itself, through a release an acquire handed back, or
 // through the service's own methods and an interface of the package
-// with one implementation, up to a few layers and across packages.
+// with one implementation (in the package, or a type of a package it
+// imports: a narrow interface declared for tests over the service or
+// client type), up to a few layers and across packages.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a context parameter of

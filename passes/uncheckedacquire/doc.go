@@ -62,9 +62,14 @@
 // reply only decides whether to release (if locked { Unlock(key) }
 // after the work). The acquire may be a thin wrapper of the package
 // that returns a store's Lock whole (LockEvent(id) { key := ...; return
-// d.store.Lock(key, ttl) }), and the release one that returns its
+// d.store.Lock(key, ttl) }), a take helper of the package or of another
+// (a handle's l.Lock(ctx), released by l.Unlock, directly or through a
+// deferred literal given l), and the release one that returns its
 // Unlock, of this package or of an interface of another whose
-// implementation there deletes.
+// implementation there deletes. A test of a take helper that returns
+// when the lock was taken (if redis.Lock(key) { return }), with the work
+// and the release after it, is inverted: the work runs when another
+// holds the lock, and is reported.
 //
 // The analyzer is silent wherever the result is checked in any style (an
 // early return, if !ok, a switch, a retry loop, a comparison) or leaves

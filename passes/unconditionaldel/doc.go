@@ -52,9 +52,16 @@
 // garyburd/redigo and goframe have no adapter; their message names
 // lock.Release, which takes a lock.Client the code would implement.
 //
-// Keys that are not locks (caches, sessions) are left alone, as are
-// releases through a Lua script, DELEX with IFEQ, a GET-compare-DEL queued
-// in the transaction of a WATCH on the key, a delete in a function named
+// Keys that are not locks (caches, sessions, one request's dedupe
+// record, a marker whose take is undone only when the work failed) are
+// left alone. One request's key is a lock all the same when its name
+// says so, its lease is short enough to lapse within a slow request (at
+// most five minutes) and its taker defers the delete on every path: an
+// idempotency middleware's in-flight lock, whose plain DEL removes a
+// retry's lock. Also left alone are releases through a Lua script, DELEX
+// with IFEQ, a GET-compare-DEL queued in the transaction of a WATCH on
+// the key (a DEL sent straight on the watched connection, with no MULTI,
+// is no such release), a delete in a function named
 // for forcing a release (ForceRelease beside an owner-checked Release,
 // which deletes whoever holds the key by design) or whose doc comment
 // says it forces one ("Unlock force-clears the migration lock"), the
