@@ -114,19 +114,27 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 				// checkThin reads it as the acquire it returns.
 				return true
 			}
-			rc := receive(pass.TypesInfo, call, parents)
-			if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
-				!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
-				return true
-			}
-			fnNode, _ := enclosingFunc(parents)
-			if fnNode == nil {
-				return true
-			}
-			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, fnNode, rc.reply), name)
+			checkTestedReply(pass, m, file, call, parents, name)
 			return true
 		})
 	}
+}
+
+// checkTestedReply reports a take call whose reply is kept in a
+// variable, where its function then works and releases with one of the
+// call's arguments (or on its handle), and the reply's tests let the
+// work run without the lock (reportIgnored). acq names the take.
+func checkTestedReply(pass *analysis.Pass, m *lockmodel.Model, file *ast.File, call *ast.CallExpr, parents []ast.Node, acq string) {
+	rc := receive(pass.TypesInfo, call, parents)
+	if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
+		!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+		return
+	}
+	fnNode, _ := enclosingFunc(parents)
+	if fnNode == nil {
+		return
+	}
+	reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, fnNode, rc.reply), acq)
 }
 
 // returnsOnly reports whether ifs has no else and its body is a return
@@ -506,17 +514,7 @@ func checkThin(pass *analysis.Pass, m *lockmodel.Model) {
 			if len(path) < 2 {
 				return true
 			}
-			parents := path[1:]
-			rc := receive(pass.TypesInfo, call, parents)
-			if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
-				!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
-				return true
-			}
-			fnNode, _ := enclosingFunc(parents)
-			if fnNode == nil {
-				return true
-			}
-			reportIgnored(pass, m, file, call, rc.reply, reads(pass.TypesInfo, fnNode, rc.reply), diag.Quote(fn.Name()))
+			checkTestedReply(pass, m, file, call, path[1:], diag.Quote(fn.Name()))
 			return true
 		})
 	}
