@@ -379,7 +379,7 @@ func (a *acquisition) send(ctx context.Context, entry string) ([]int64, ack, err
 	}
 	if len(a.keys) == 1 && entry == "" {
 		feats := featuresFor(ctx, a.lock.client, a.lock.key)
-		if feats.has(featSetNXGet) {
+		if feats.tries(featSetNXGet, rep) {
 			old, acks, err := rep.acked(ctx, a.lock.client, commandOf(&a.words, 1, 1, "SET", a.lock.key, a.lock.token, "NX", "PX", msWord(a.ttl), "GET"))
 			switch {
 			case err == nil && old == nil:

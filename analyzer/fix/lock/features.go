@@ -63,6 +63,22 @@ func (s *serverFeatures) has(f feature) bool {
 	return s == nil || s[f].Load() != 2
 }
 
+// known reports whether f is known to work. A command sent with a WAIT
+// after it tries only known forms: a rejected one would leave the WAIT to
+// block for its whole timeout, and the fallback to wait once more.
+func (s *serverFeatures) known(f feature) bool {
+	return s != nil && s[f].Load() == 1
+}
+
+// tries reports whether f may be tried by a command that rep's WAIT
+// follows.
+func (s *serverFeatures) tries(f feature, rep replicas) bool {
+	if rep.n == 0 {
+		return s.has(f)
+	}
+	return s.known(f)
+}
+
 func (s *serverFeatures) learn(f feature, ok bool) {
 	if s == nil {
 		return

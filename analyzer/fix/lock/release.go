@@ -180,7 +180,7 @@ func compareAndDelete(ctx context.Context, client Client, key, token string, lw 
 // extended all the same.
 func compareAndExpire(ctx context.Context, client Client, key, token string, lw *lockWords, ttl time.Duration, rep replicas) error {
 	feats := featuresFor(ctx, client, key)
-	if feats.has(featSetIFEQ) {
+	if feats.tries(featSetIFEQ, rep) {
 		r, a, err := rep.acked(ctx, client, commandOf(lw, 1, 1, "SET", key, token, "IFEQ", token, "PX", msWord(ttl)))
 		switch {
 		case err == nil && r != nil:

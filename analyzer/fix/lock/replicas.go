@@ -123,8 +123,14 @@ func (r replicas) short(a ack) error {
 	return fmt.Errorf("%w: %d of %d %s within %s", ErrTooFewReplicas, a.n, r.n, name, r.timeout)
 }
 
-// runAcked is script.run followed by the WAIT of r on its connection.
+// runAcked is script.run followed by the WAIT of r on its connection. With
+// a WAIT it sends the script's source, never its hash: a NOSCRIPT reply
+// would have the WAIT block for its whole timeout and the retry wait once
+// more, twice the bound WithReplicas documents.
 func (s *script) runAcked(ctx context.Context, c Client, r replicas, lw *lockWords, keys []string, args ...string) (any, ack, error) {
+	if r.n > 0 {
+		return r.acked(ctx, c, s.command(true, lw, keys, args))
+	}
 	v, acks, err := r.acked(ctx, c, s.command(false, lw, keys, args))
 	if isNoScript(err) {
 		v, acks, err = r.acked(ctx, c, s.command(true, lw, keys, args))
