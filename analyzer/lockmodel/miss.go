@@ -131,16 +131,20 @@ func (m *Model) Reply(c *Call) (ast.Expr, []ast.Node) {
 // order.
 func (m *Model) Obtains() []*ast.CallExpr { return m.obtains }
 
-// IsNotObtained reports whether obj is the lock library's error for an
-// acquire that found the lock held (ErrNotObtained of the front or the
-// core).
+// IsNotObtained reports whether obj is a lock library's error for an
+// acquire that found the lock held: ErrNotObtained of the front, the core
+// or bsm/redislock.
 func IsNotObtained(obj types.Object) bool {
 	v, ok := obj.(*types.Var)
 	if !ok || v.Pkg() == nil || v.Name() != "ErrNotObtained" || v.Parent() != v.Pkg().Scope() {
 		return false
 	}
-	return v.Pkg().Path() == LibraryPath || v.Pkg().Path() == CorePath
+	return notObtainedPaths[v.Pkg().Path()]
 }
+
+// notObtainedPaths are the packages whose ErrNotObtained IsNotObtained
+// knows.
+var notObtainedPaths = map[string]bool{LibraryPath: true, CorePath: true, "github.com/bsm/redislock": true}
 
 // isObtain reports whether call is the lock library's acquire.
 func isObtain(info *types.Info, call *ast.CallExpr) bool {

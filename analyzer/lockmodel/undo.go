@@ -49,21 +49,35 @@ func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
 // releasedElsewhere reports whether another function of the package
 // deletes keys of key's family: the take's success keeps a lock that
 // a release of its own gives back later (LockCoupon and UnlockCoupon),
-// so a delete on the take's failure path gives back a lock too.
+// so a delete on the take's failure path gives back a lock too. That
+// delete runs soon after the take: only a take whose lease is short
+// enough to lapse within a slow request can have lost the key by then,
+// so a take with a longer lease, or one whose lease is not seen, keeps
+// the undo reading.
 func (m *Model) releasedElsewhere(c *Call, key ast.Expr) bool {
 	fam, ok := m.counterFamily(key)
 	if !ok {
 		return false
 	}
+	elsewhere := false
 	for _, o := range m.Calls {
 		if o.Decl == c.Decl || o.Decl == nil || !o.Command.IsDelete() || o.Key() == nil {
 			continue
 		}
 		if f, ok := m.counterFamily(o.Key()); ok && f == fam {
-			return true
+			elsewhere = true
+			break
 		}
 	}
-	return false
+	if !elsewhere {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o.Decl == c.Decl && o.Acquires() && o.Pos() < c.Pos() && o.Key() != nil && m.SameKey(o, o.Key(), c, key) {
+			return m.shortLease(o)
+		}
+	}
+	return true
 }
 
 // onlyDelete reports whether c is the only delete of key in its function,

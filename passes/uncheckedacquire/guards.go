@@ -94,16 +94,61 @@ func workAfter(parents []ast.Node, at token.Pos) bool {
 // of an if that holds when another holds the lock (err ==
 // ErrNotObtained, errors.Is(err, ErrNotObtained)) whose body only calls
 // something that returns, a log line, with work after the if: the branch
-// falls through into the work.
+// falls through into the work. An err != nil that an earlier branch's
+// not-obtained test precedes (if err == ErrNotObtained { return } else if
+// err != nil { log... }) holds only for the other errors: othersLogged.
 func loggedOnly(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident) bool {
 	test, held := notObtainedTest(info, m, file, id)
 	if test == nil {
 		// err != nil holds for every failure, the held lock's among them.
 		test, held = nonNilTest(info, file, id), true
+		if test != nil && afterHeldTest(info, m, file, id, test) {
+			return false
+		}
 	}
-	if test == nil || !held {
+	return test != nil && held && logsThrough(m, file, test)
+}
+
+// othersLogged reports whether id is the err != nil of an else-if whose
+// if tested the not-obtained error first, and whose body only logs, with
+// work after: the other errors run the work without the lock.
+func othersLogged(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident) bool {
+	test := nonNilTest(info, file, id)
+	return test != nil && afterHeldTest(info, m, file, id, test) && logsThrough(m, file, test)
+}
+
+// afterHeldTest reports whether test is the condition of an else-if whose
+// if holds, for id's variable, when another holds the lock.
+func afterHeldTest(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident, test ast.Expr) bool {
+	path, _ := astutil.PathEnclosingInterval(file, test.Pos(), test.End())
+	i := slices.Index(path, ast.Node(test))
+	if i < 0 || i+2 >= len(path) {
 		return false
 	}
+	ifs, ok := path[i+1].(*ast.IfStmt)
+	if !ok || ifs.Cond != test {
+		return false
+	}
+	prev, ok := path[i+2].(*ast.IfStmt)
+	if !ok || prev.Else != ast.Stmt(ifs) {
+		return false
+	}
+	obj := info.Uses[id]
+	found := false
+	ast.Inspect(prev.Cond, func(n ast.Node) bool {
+		if r, ok := n.(*ast.Ident); ok && !found && obj != nil && info.Uses[r] == obj {
+			if t, held := notObtainedTest(info, m, file, r); t != nil && held {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// logsThrough reports whether test is the condition of an if whose body
+// only calls things that return (log lines), with work after the if.
+func logsThrough(m *lockmodel.Model, file *ast.File, test ast.Expr) bool {
 	path, _ := astutil.PathEnclosingInterval(file, test.Pos(), test.End())
 	i := slices.Index(path, ast.Node(test))
 	if i < 0 || i+2 > len(path) {
@@ -123,7 +168,16 @@ func loggedOnly(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Id
 			return false
 		}
 	}
-	return workAfter(path[i+2:], ifs.End())
+	// An else-if's work is after its outermost if.
+	j := i + 2
+	for j < len(path) {
+		if p, ok := path[j].(*ast.IfStmt); ok && p.Else == path[j-1] {
+			j++
+			continue
+		}
+		break
+	}
+	return workAfter(path[j:], path[j-1].End())
 }
 
 // notObtainedTest returns the test that id, a read of an acquire's error,

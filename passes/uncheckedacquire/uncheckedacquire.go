@@ -451,6 +451,12 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 		}
 	}
 	for _, id := range ids {
+		if othersLogged(pass.TypesInfo, m, file, id) {
+			report("only %s's not-obtained error ends the function: any other error is only logged and runs the code after it without the lock; return on it", name)
+			return
+		}
+	}
+	for _, id := range ids {
 		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test == nil {
 			return
 		}
