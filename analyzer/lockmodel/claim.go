@@ -207,7 +207,9 @@ func (w *keptWalk) passes(s ast.Stmt, last bool) bool {
 			case !known:
 				return false
 			case pos:
-				return w.keeps(s.Body.List, false)
+				// The success branch's own last return ends the path
+				// that keeps the key (if ok { ...; return info, nil }).
+				return w.keeps(s.Body.List, true)
 			default:
 				return orElse
 			}
