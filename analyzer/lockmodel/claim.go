@@ -71,6 +71,21 @@ func (m *Model) claimKept(d *Call, key ast.Expr) bool {
 	return w.keeps(rest, true)
 }
 
+// onTakeMiss reports whether o sits in the branch of an if on take's
+// reply that runs when the take missed.
+func (m *Model) onTakeMiss(take, o *Call) bool {
+	if take.Stmt == nil {
+		return false
+	}
+	w := &keptWalk{info: m.Pass.TypesInfo, take: take}
+	if as, ok := take.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			w.reply = w.info.ObjectOf(id)
+		}
+	}
+	return w.onTakeFailure(o)
+}
+
 // onTakeFailure reports whether o sits in the branch of an if on the
 // take's reply that runs when the take failed: there the key is
 // another's, and deleting it is no undo.

@@ -177,7 +177,7 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 		sameFunc := o.Decl == c.Decl && o.Decl != nil && !m.defs.assignedBetween(o.Key(), o.Pos(), c.Pos())
 		switch {
 		case o.Acquires() && !m.seedOnly(o):
-			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c)) {
+			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c) && !m.clearsRecords(c)) {
 				return true
 			}
 		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && o.Pos() > c.Pos():
@@ -188,7 +188,7 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 				continue
 			}
 			return true
-		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o):
+		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o) && !m.clearsRecords(o):
 			// Take in one method, delete in another: the delete is this
 			// type's release (as above, from its side), so this is the acquire.
 			return true

@@ -56,6 +56,9 @@ type Model struct {
 	// receiver type and key family (siblingTakeDrop).
 	readFams map[string]bool
 	methods  map[methodFamily]*takeDrop
+	// plainRecs are the families written with a plain SET and never
+	// taken (plainRecords).
+	plainRecs map[string]bool
 	// obtains are the calls of the lock library's acquire, and of an
 	// Obtainer of another package of the module (Obtains).
 	obtains []*ast.CallExpr
@@ -173,6 +176,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.recordKeys = m.recordsNotAcquired()
 	m.runKeys = m.runFamilies()
 	m.readFams = m.readFamilies()
+	m.plainRecs = m.plainRecords()
 	m.methods = m.methodTakesAndDrops()
 	m.paired = m.pairs()
 	for _, c := range m.Calls {

@@ -42,6 +42,12 @@ func (m *Model) pairs() pairing {
 		if !take && !c.Command.IsDelete() || c.Decl == nil || c.Func != c.Decl || c.Via != nil && m.Forwards(c.Via) {
 			continue
 		}
+		if !take && m.clearsRecords(c) {
+			// One DEL that also clears a record written with a plain SET
+			// (a disconnect marker with its takeover flag) resets state;
+			// it gives back no lock.
+			continue
+		}
 		fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
 		if fn == nil {
 			continue
@@ -183,4 +189,43 @@ func (m *Model) paramOf(fn *types.Func, e ast.Expr) (int, bool) {
 		return 0, false
 	}
 	return p.index, true
+}
+
+// plainRecords returns the families of keys written with a plain SET
+// and never taken with NX: records, whatever they are named.
+func (m *Model) plainRecords() map[string]bool {
+	var out map[string]bool
+	for _, c := range m.Calls {
+		if c.Command != CmdSet || c.Acquires() || c.Key() == nil {
+			continue
+		}
+		if fam, ok := m.counterFamily(c.Key()); ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[fam] = true
+		}
+	}
+	for _, c := range m.Calls {
+		if c.Acquires() && c.Key() != nil {
+			if fam, ok := m.counterFamily(c.Key()); ok {
+				delete(out, fam)
+			}
+		}
+	}
+	return out
+}
+
+// clearsRecords reports whether c, a delete of several keys, deletes a
+// key of a plain record's family with them.
+func (m *Model) clearsRecords(c *Call) bool {
+	if len(c.Keys) < 2 || len(m.plainRecs) == 0 || !c.Command.IsDelete() {
+		return false
+	}
+	for _, k := range c.Keys {
+		if fam, ok := m.counterFamily(k); ok && m.plainRecs[fam] {
+			return true
+		}
+	}
+	return false
 }

@@ -27,7 +27,7 @@ func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
 	idx := map[methodFamily]*takeDrop{}
 	for _, c := range m.Calls {
 		fam, ok := m.counterFamily(c.Key())
-		if !ok {
+		if !ok || m.clearsRecords(c) {
 			continue
 		}
 		mf, ok := methodFamilyOf(c, fam)
@@ -66,7 +66,7 @@ func methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
 // does not take the others it is given.
 func (m *Model) siblingTakeDrop(c *Call, key ast.Expr, fam string) bool {
 	mf, ok := methodFamilyOf(c, fam)
-	if !ok || m.readFams[mf.family] {
+	if !ok || m.readFams[mf.family] || m.clearsRecords(c) {
 		return false
 	}
 	td := m.methods[mf]

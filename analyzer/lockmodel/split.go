@@ -58,6 +58,12 @@ func (m *Model) AcquireTTL(e *Call) bool {
 		if !a.Acquires() || a.Func != e.Func || a.End() > e.Pos() || a.Key() == nil || !m.SameKey(a, a.Key(), e, e.Key()) {
 			continue
 		}
+		// On the take's miss, after a compared GET that asks whose key
+		// it is, the EXPIRE renews a lease this take did not set (the
+		// holder found is this one): it does not finish the take.
+		if g := m.CompareRead(e, e.Key()); g != nil && g.Pos() > a.End() && m.onTakeMiss(a, e) {
+			continue
+		}
 		if m.setsLease(a, e) {
 			return true
 		}
