@@ -31,8 +31,9 @@ var leaderWords = newWords([]string{"leader", "election", "elector", "elect", "s
 // LeaderAcquire reports whether c takes a leader lease: its key says so
 // (LeaderKey), or the function that takes it says what the take makes the
 // process, in the name of a variable or field it writes (s.IsMaster =
-// true, isLeader := ok) or of the lease's TTL (masterKeepTime): a job
-// master's key "spr:" + job is a leader lease all the same.
+// true, isLeader := ok), of the lease's TTL (masterKeepTime) or of the
+// function itself (TryAcquireMaster): a job master's key "spr:" + job is
+// a leader lease all the same.
 func (m *Model) LeaderAcquire(c *Call) bool {
 	if m.LeaderKey(c.Key()) {
 		return true
@@ -54,6 +55,11 @@ func (m *Model) LeaderAcquire(c *Call) bool {
 		return found
 	}
 	if c.TTL != nil && named(c.TTL) {
+		return true
+	}
+	// A function named for the role it takes (TryAcquireMaster,
+	// becomeLeader) takes a lease for its process.
+	if c.Decl != nil && roleWords.MatchText(c.Decl.Name.Name) {
 		return true
 	}
 	found := false

@@ -80,7 +80,8 @@
 // the clock or by the runtime) is unique to its holder and stays silent
 // there. A lease is known by its key's words (leader, election,
 // singleton), or by what the function that takes it writes (s.IsMaster =
-// true) or calls its TTL (masterKeepTime). Elsewhere such a value is
+// true) or calls its TTL (masterKeepTime), or by the function's own name
+// (TryAcquireMaster). Elsewhere such a value is
 // shared by every acquisition of the process and is reported.
 //
 // An acquire of a key that nothing in the package releases, renews or

@@ -30,7 +30,11 @@
 // too: `l, _ := fix.Obtain(...)`, a check of ErrNotObtained alone
 // that lets every other error fall into the work, and a branch on
 // ErrNotObtained or on err != nil that only logs and falls through into
-// the work, are reported. A lock package of the module's own is read the
+// the work, are reported; an err != nil in the else-if of an
+// ErrNotObtained test that returns holds for the other errors only, and
+// is reported as such when it only logs. A logger's Fatal or Panic line
+// (log's, logrus's, zap's, a zerolog event begun by Fatal) ends the
+// function. A lock package of the module's own is read the
 // same way: an exported function that acquires a lock key and returns
 // the package's own error when the lock is held, or an error it makes
 // there (errors.New, fmt.Errorf), and that error; so are redsync's Mutex Lock,

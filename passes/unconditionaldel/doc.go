@@ -53,8 +53,16 @@
 // lock.Release, which takes a lock.Client the code would implement.
 //
 // Keys that are not locks (caches, sessions, one request's dedupe
-// record, a marker whose take is undone only when the work failed) are
-// left alone. One request's key is a lock all the same when its name
+// record, a marker whose take is undone only when the work failed,
+// however many failure paths delete it, while the success branch returns
+// with the key kept) are left alone. Such an undo is a release when
+// another function of the package gives the same keys back and the take's
+// lease is short enough to lapse within a slow request (at most five
+// minutes): a longer lease, or one set out of sight in a script, cannot
+// have lapsed on the failure path that follows the take. One DEL that
+// clears a record written with a plain SET together with a flag taken
+// with SETNX (a disconnect marker and its takeover flag) resets state
+// and gives back no lock. One request's key is a lock all the same when its name
 // says so, its lease is short enough to lapse within a slow request (at
 // most five minutes) and its taker defers the delete on every path: an
 // idempotency middleware's in-flight lock, whose plain DEL removes a
