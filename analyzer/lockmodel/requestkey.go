@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // requestKey reports whether key has a part that names one request,
@@ -61,13 +63,14 @@ func (m *Model) inFlightLock(key keyRef) bool {
 const maxInFlightLease = 5 * time.Minute
 
 // shortLease reports whether c's TTL is a constant duration of at most
-// maxInFlightLease.
+// maxInFlightLease: a lease argument of a client method, or a
+// time.Duration given to a helper that forwards it.
 func (m *Model) shortLease(c *Call) bool {
-	if c.TTL == nil || !c.Lease {
+	if c.TTL == nil {
 		return false
 	}
 	tv, ok := m.Pass.TypesInfo.Types[c.TTL]
-	if !ok || tv.Value == nil {
+	if !ok || tv.Value == nil || !c.Lease && !typesx.IsDuration(tv.Type) {
 		return false
 	}
 	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
