@@ -53,12 +53,7 @@ func (m *Model) claimKept(d *Call, key ast.Expr) bool {
 	if take == nil || take.Stmt == nil || m.passesKey(d.Decl, d.Expr, m.KeyID(key)) {
 		return false
 	}
-	w := &keptWalk{info: m.Pass.TypesInfo, take: take, dels: dels}
-	if as, ok := take.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
-		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
-			w.reply = w.info.ObjectOf(id)
-		}
-	}
+	w := m.keptWalkOf(take, dels)
 	rest, ok := w.after(body)
 	if !ok {
 		return false
@@ -77,13 +72,19 @@ func (m *Model) onTakeMiss(take, o *Call) bool {
 	if take.Stmt == nil {
 		return false
 	}
-	w := &keptWalk{info: m.Pass.TypesInfo, take: take}
+	return m.keptWalkOf(take, nil).onTakeFailure(o)
+}
+
+// keptWalkOf is the walk after take, with its reply named when the take
+// assigns it (ok, err := rdb.SetNX(...)).
+func (m *Model) keptWalkOf(take *Call, dels []*Call) *keptWalk {
+	w := &keptWalk{info: m.Pass.TypesInfo, take: take, dels: dels}
 	if as, ok := take.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
 		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
 			w.reply = w.info.ObjectOf(id)
 		}
 	}
-	return w.onTakeFailure(o)
+	return w
 }
 
 // onTakeFailure reports whether o sits in the branch of an if on the
