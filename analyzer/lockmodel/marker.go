@@ -5,12 +5,15 @@ package lockmodel
 // expires), whose value guards nothing a token could protect.
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // Marker reports whether an acquire takes a key that nothing in the
@@ -33,7 +36,11 @@ func (m *Model) Marker(c *Call) bool {
 	if c.Queued || returned(c) || m.replyReturned(c) {
 		return false
 	}
-	if !c.Acquires() || key == nil || c.Via != nil {
+	// Through a lock helper, the release may be another helper the
+	// model does not see into; through a layer that forwards the
+	// command (a service's own SetNx), only if some call of the package
+	// hands such a key to code the model does not read.
+	if !c.Acquires() || key == nil || c.ViaLock {
 		return false
 	}
 	// A key built in the function from constants and locals, or one that
@@ -58,7 +65,7 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	id := m.KeyID(key)
-	if m.passesKey(c.Decl, c.Expr, id) {
+	if m.passesKey(c.Decl, c.Expr, id) || c.Via != nil && m.handsOn(id, text) {
 		return false
 	}
 	for _, s := range sites {
@@ -76,19 +83,26 @@ func (m *Model) Marker(c *Call) bool {
 			continue
 		}
 		var touched ast.Expr
+		whole := true
 		for _, k := range o.Keys {
 			f, fok := m.helperKey(k)
 			touches := m.KeyID(k) == id || fam != nil && fok && f == fam
 			if text != "" && !touches {
 				t, tok := m.counterFamily(k)
-				// A key that comes in whole may be this one.
-				touches = tok && t == text || m.wholeKey(k)
+				touches = tok && t == text
+				if !touches && m.wholeKey(k) {
+					// A key that comes in whole may be this one.
+					touched = cmp.Or(touched, k)
+					continue
+				}
 			}
-			if touches && touched == nil {
-				touched = k
+			if touches {
+				touched, whole = cmp.Or(touched, k), false
 			}
 		}
-		if touched == nil {
+		if touched == nil || whole && o.Acquires() && !o.ReleasesOrChecks() {
+			// Another take of a key that may be this one (a throttle
+			// helper's SETNX of its parameter) releases nothing.
 			continue
 		}
 		// A delete that only undoes the take when the work failed leaves
@@ -277,6 +291,34 @@ func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 	return found
 }
 
+// handsOn reports whether a call of the package that the model does not
+// read as a command (nor a log line) is given a key of identity id or,
+// when text is set, one built from that text: a release the model cannot
+// see may be behind it.
+func (m *Model) handsOn(id, text string) bool {
+	found := false
+	for _, f := range m.Pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if found || !ok || m.byID[call] != nil || m.logCall(call) {
+				return !found
+			}
+			for _, a := range call.Args {
+				if !typesx.IsString(m.Pass.TypesInfo.TypeOf(a)) {
+					continue
+				}
+				if m.KeyID(a) == id {
+					found = true
+				} else if t, ok := m.counterFamily(a); text != "" && ok && t == text {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // derivesOnly reports whether call calls a function of the package that
 // uses its i-th parameter only as an argument of unexported helpers of
 // the package that make a string: the keys it touches are others. A
@@ -429,16 +471,24 @@ func (m *Model) onlyTakenField(c *Call) bool {
 
 // Rearmed reports whether c, an EXPIRE, sets again the TTL of a key that
 // is kept, not given back: c's function says it ends the holding
-// (ReleaseLock, Done), nothing in the package deletes the key (no DEL,
-// DELEX or script on it), some acquire of the package takes it with a
-// TTL, and no EXPIRE of it runs in a loop or a goroutine. A job's
-// processing marker kept for redeliveries after the job is done is
-// re-armed, not renewed for a holder still at work; a Refresh or Extend
-// method is a renewal, whoever calls it.
+// (ReleaseLock, Done), or c is deferred by the function that took the key
+// itself ("ensure the key expires even if the handler panics"), nothing
+// in the package deletes the key (no DEL, DELEX or script on it), some
+// acquire of the package takes it with a TTL, and no other EXPIRE of it
+// runs in a loop or a goroutine. A job's processing marker or an
+// idempotency record kept for retries after the work is done is re-armed,
+// not renewed for a holder still at work; a Refresh or Extend method is a
+// renewal, whoever calls it.
 func (m *Model) Rearmed(c *Call) bool {
 	k := c.Key()
-	if !c.Command.IsExpire() || k == nil || c.Via != nil || c.Decl == nil || !endsHolding(c.Decl.Name.Name) {
+	if !c.Command.IsExpire() || k == nil || c.Via != nil || c.Decl == nil {
 		return false
+	}
+	var taker ast.Node
+	if !endsHolding(c.Decl.Name.Name) {
+		if taker = m.deferrer(c); taker == nil {
+			return false
+		}
 	}
 	id := m.KeyID(k)
 	fam, famOK := m.counterFamily(k)
@@ -458,14 +508,43 @@ func (m *Model) Rearmed(c *Call) bool {
 			switch {
 			case o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval || o.Via != nil:
 				return false
-			case o.Command.IsExpire() && m.repeats(o):
+			case o.Command.IsExpire() && (o != c || taker == nil) && m.repeats(o):
 				return false
 			case o.Acquires():
-				taken = taken || !o.NoTTL
+				taken = taken || !o.NoTTL && (taker == nil || o.Func == taker && o.Pos() < c.Pos())
 			}
 		}
 	}
 	return taken
+}
+
+// deferrer returns the function that defers c, when c runs once at its
+// exit: a defer statement of c itself, or c in a deferred closure, not in
+// a loop or a further closure of it.
+func (m *Model) deferrer(c *Call) ast.Node {
+	if !c.Deferred || c.File == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(c.File, c.Pos(), c.End())
+	deferred := false
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			deferred = true
+		case *ast.ForStmt, *ast.RangeStmt, *ast.GoStmt:
+			return nil
+		case *ast.FuncLit:
+			if deferred {
+				return n
+			}
+		case *ast.FuncDecl:
+			if deferred {
+				return n
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // repeats reports whether c runs in a loop of its function or in a

@@ -59,30 +59,51 @@ func (m *Model) sameKeyOf(c *Call) (func(ast.Expr) bool, bool) {
 }
 
 // valueStaysLocal reports whether c's value is made in c's function of
-// nothing that leaves it: no field, parameter or package variable, and
-// only locals named nowhere else there but in their own definitions and
-// in the value.
+// nothing that leaves it: no field or package variable, only locals
+// named nowhere else there but in their own definitions and in the
+// value, and only parameters named nowhere else in the function, of a
+// function whose callers are all in sight and each pass such a value
+// (tryLock(user, time.Now().Unix())).
 func (m *Model) valueStaysLocal(c *Call) bool {
+	if c.Func != c.Decl || c.Decl == nil {
+		return m.staysIn(c.Value, c.Func, nil, 0)
+	}
+	return m.staysIn(c.Value, c.Func, c.Decl, 0)
+}
+
+// staysIn is valueStaysLocal for value in fn (a declaration or a
+// literal); decl is fn when it is a declaration whose parameters may be
+// followed to its callers.
+func (m *Model) staysIn(value ast.Expr, fn ast.Node, decl *ast.FuncDecl, depth int) bool {
 	info := m.Pass.TypesInfo
-	body := FuncBody(c.Func)
-	if body == nil {
+	body := FuncBody(fn)
+	if body == nil || depth > maxDepth {
 		return false
 	}
 	vars := map[*types.Var]bool{}
+	params := map[*types.Var]param{}
 	local := true
-	ast.Inspect(c.Value, func(n ast.Node) bool {
+	ast.Inspect(value, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.SelectorExpr:
 			if sel := info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
 				local = false
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[e].(*types.Var); ok {
-				if v.Pos() < body.Pos() || v.Pos() >= body.End() {
-					local = false
-				}
-				vars[v] = true
+			v, ok := info.Uses[e].(*types.Var)
+			if !ok {
+				break
 			}
+			if v.Pos() >= body.Pos() && v.Pos() < body.End() {
+				vars[v] = true
+				break
+			}
+			p, ok := m.defs.params[v]
+			if !ok || decl == nil || info.Defs[decl.Name] != p.fn {
+				local = false
+				break
+			}
+			params[v] = p
 		}
 		return local
 	})
@@ -90,11 +111,40 @@ func (m *Model) valueStaysLocal(c *Call) bool {
 		return false
 	}
 	for v := range vars {
-		if !m.namedOnlyIn(body, v, c.Value) {
+		if !m.namedOnlyIn(body, v, value) {
 			return false
 		}
 	}
+	for v, p := range params {
+		if !m.usedOnlyIn(body, v, value) {
+			return false
+		}
+		sites, ok := m.defs.calledOnly(p.fn, true)
+		if !ok {
+			return false
+		}
+		for _, s := range sites {
+			if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() || !m.staysIn(s.call.Args[p.index], s.fn, s.fn, depth+1) {
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// usedOnlyIn reports whether v is named in body only inside within.
+func (m *Model) usedOnlyIn(body ast.Node, v *types.Var, within ast.Node) bool {
+	other := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if other || n == within {
+			return false
+		}
+		if use, ok := n.(*ast.Ident); ok && m.Pass.TypesInfo.Uses[use] == v {
+			other = true
+		}
+		return !other
+	})
+	return !other
 }
 
 // namedOnlyIn reports whether v, a local of body, is named there only in

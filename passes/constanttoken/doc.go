@@ -87,10 +87,17 @@
 // An acquire of a key that nothing in the package releases, renews or
 // reads back stays silent too: a once-per-period marker, an init marker
 // held in a field of a type whose methods only ever take it, or a
-// setting's default written at start-up whose error alone is returned. No
-// owner check reads its value, so there is nothing a token protects.
+// setting's default written at start-up whose error alone is returned,
+// also when taken through the service's own layer that forwards the
+// command (r.op.SetNx(ctx, key, "", interval)), unless some call of the
+// package hands such a key to code the analyzer does not read. Another
+// take of a key that may be this one (a throttle helper's SETNX of its
+// parameter) releases nothing and does not count. No owner check reads
+// its value, so there is nothing a token protects.
 // So does a clock reading or a math/rand draw that the acquire makes
-// itself, or makes of locals named nowhere else, when the package deletes
+// itself, or makes of locals named nowhere else, or that every caller of
+// an unexported helper makes at the call and the helper only stores
+// (tryLock(user, goods, time.Now().Unix())), when the package deletes
 // or expires the key with a plain DEL or EXPIRE and no script, IFEQ or
 // compared GET of the package reads its value: new at each acquisition
 // and checked by nobody, the value is not the defect (a plain DEL is, and

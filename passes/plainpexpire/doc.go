@@ -64,9 +64,11 @@
 // and is reported as two round trips), an EXPIRE that runs only when a TTL read found the
 // key with none (ttl == -1: a waiter bounding a key whose holder died
 // between its SETNX and its EXPIRE, which cuts no holder's lease), an
-// EXPIRE in a function that ends the holding (ReleaseLock, Done) of a key
-// that nothing in the package deletes and no loop renews (a processing
-// marker kept for redeliveries after the job is done), a plain SET that
+// EXPIRE in a function that ends the holding (ReleaseLock, Done), or
+// deferred by the function that took the key itself, of a key that
+// nothing in the package deletes and no loop renews (a processing marker
+// kept for redeliveries after the job is done, an idempotency record
+// whose TTL the middleware sets again on the way out), a plain SET that
 // only a holder of another key makes (in the function that acquired it,
 // or one that every caller reaches only after an acquire: a record of
 // who holds it, or a version written beside it), a plain SET of a

@@ -48,6 +48,12 @@ func each(ctx context.Context, rdb *redis.Client, shards []string) {
 	}
 }
 
+func releaseShards(ctx context.Context, rdb *redis.Client, shards []string) {
+	for _, s := range shards {
+		rdb.Del(ctx, "lock:shard:"+s)
+	}
+}
+
 // Near miss: the counter next to a fresh part.
 func workersOwned(ctx context.Context, rdb *redis.Client) {
 	for i := 0; i < 4; i++ {
