@@ -155,7 +155,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if k.famOK && m.siblingTakeDrop(c, key, k.fam) {
 		return ByAcquire, Why{}
 	}
-	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) {
+	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) && !m.secretCompared(g) {
 		return ByCheck, Why{}
 	}
 	return NotLock, Why{}

@@ -186,8 +186,27 @@ func dedupeName(name string) bool {
 // or field named for a secret a client holds: a verification token, a
 // code, a nonce (req.VerificationToken, otpCode).
 func (m *Model) tokenNamed(key ast.Expr) bool {
+	return m.namedFor(key, "token", "code", "otp", "nonce", "captcha", "secret")
+}
+
+// secretCompared reports whether every compare of g's reply is with a
+// variable or field named for a code a client was sent (code, otpCode,
+// req.Captcha): a GET of a verification code, compared with what the
+// user typed. A lock's owner check compares with a token or an owner.
+func (m *Model) secretCompared(g *Call) bool {
+	rcs := m.ownerCompares[g]
+	for _, rc := range rcs {
+		if !m.namedFor(rc.other, "code", "otp", "captcha", "nonce", "secret") {
+			return false
+		}
+	}
+	return len(rcs) > 0
+}
+
+// namedFor reports whether e, through local variables, is a variable or
+// field whose name ends with one of words, in any case.
+func (m *Model) namedFor(e ast.Expr, words ...string) bool {
 	var name string
-	e := key
 	for range maxDepth {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
@@ -202,7 +221,7 @@ func (m *Model) tokenNamed(key ast.Expr) bool {
 		break
 	}
 	n := strings.ToLower(name)
-	for _, s := range []string{"token", "code", "otp", "nonce", "captcha", "secret"} {
+	for _, s := range words {
 		if strings.HasSuffix(n, s) {
 			return true
 		}

@@ -3,6 +3,8 @@
 // it. That GET, compare and DEL consume a value; they are no owner check
 // of a lock. The twin keys are taken with SET NX or never written as
 // values here, and their GET-compare-DEL is a release in two round trips.
+// A code written out of sight is known by what its reply is compared
+// with: a code the user typed, not a holder's token.
 package verifycode
 
 import (
@@ -45,4 +47,32 @@ func Abandon(ctx context.Context, rdb *redis.Client, task, owner string) error {
 		return rdb.Del(ctx, "task:"+task+":owner").Err() // want "GET on line \\d+ and this DEL of lock key `\"task:\" \\+ task \\+ \":owner\"` are two round trips"
 	}
 	return nil
+}
+
+// Silent: a code stored by another service (nothing here writes it),
+// read, compared with what the user typed and deleted.
+func ValidateSmsCode(ctx context.Context, rdb *redis.Client, phone, code string) error {
+	key := "global:captcha_codes:" + phone
+	saved, err := rdb.Get(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	if saved != code {
+		return errors.New("wrong code")
+	}
+	return nil
+}
+
+// Must report: the same shape, compared with a holder's token.
+func Handback(ctx context.Context, rdb *redis.Client, shard, token string) error {
+	key := "shard:" + shard
+	saved, err := rdb.Get(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	if saved != token {
+		return errors.New("not ours")
+	}
+	return rdb.Del(ctx, key).Err() // want "GET on line \\d+ and this DEL of lock key `key` are two round trips"
 }
