@@ -127,7 +127,8 @@ func (m *Model) Reply(c *Call) (ast.Expr, []ast.Node) {
 
 // Obtains returns the package's calls of the lock library's acquire
 // (fix.Obtain, lock.Obtain), of another lock library's (redsync's Lock,
-// bsm/redislock's Obtain) and of another package's Obtainer, in source
+// bsm/redislock's Obtain), of another package's Obtainer, and the calls
+// whose error the package compares with a not-obtained error, in source
 // order.
 func (m *Model) Obtains() []*ast.CallExpr { return m.obtains }
 

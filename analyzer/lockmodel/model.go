@@ -170,6 +170,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(m.obtains) > 0 {
 		m.notObtained = importNotObtained(pass)
 	}
+	m.missTested()
 	m.kept = m.keptSlices()
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()

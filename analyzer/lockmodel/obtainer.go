@@ -6,9 +6,11 @@ package lockmodel
 // lock library's, so the model exports both as facts.
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -255,4 +257,100 @@ func readsAfter(info *types.Info, body *ast.BlockStmt, obj types.Object, pos tok
 		return !found
 	})
 	return found
+}
+
+// missTested adds to the obtains the calls whose error the package
+// compares with a lock's not-obtained error (err != redislock.ErrNotObtained,
+// errors.Is(err, ErrNotObtained)): an acquire known by what its caller
+// tests, behind an interface whose implementation lives in a package this
+// one does not import.
+func (m *Model) missTested() {
+	info := m.Pass.TypesInfo
+	known := map[*ast.CallExpr]bool{}
+	for _, c := range m.obtains {
+		known[c] = true
+	}
+	sentinel := func(e ast.Expr) bool {
+		var obj types.Object
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj = info.Uses[e]
+		case *ast.SelectorExpr:
+			obj = info.Uses[e.Sel]
+		}
+		return obj != nil && m.NotObtainedError(obj)
+	}
+	for _, f := range m.Pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				var tested ast.Expr
+				switch n := n.(type) {
+				case *ast.BinaryExpr:
+					if n.Op == token.EQL || n.Op == token.NEQ {
+						switch {
+						case sentinel(n.Y):
+							tested = n.X
+						case sentinel(n.X):
+							tested = n.Y
+						}
+					}
+				case *ast.CallExpr:
+					fn, _ := typeutil.Callee(info, n).(*types.Func)
+					if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(n.Args) == 2 && sentinel(n.Args[1]) {
+						tested = n.Args[0]
+					}
+				}
+				id, _ := ast.Unparen(tested).(*ast.Ident)
+				if id == nil {
+					return true
+				}
+				v, _ := info.Uses[id].(*types.Var)
+				if call := errorSource(info, fd.Body, v, id.Pos()); call != nil && !known[call] && m.byID[call] == nil {
+					known[call] = true
+					m.obtains = append(m.obtains, call)
+				}
+				return true
+			})
+		}
+	}
+	slices.SortFunc(m.obtains, func(a, b *ast.CallExpr) int { return cmp.Compare(a.Pos(), b.Pos()) })
+}
+
+// errorSource returns the call whose last result, an error, the last
+// assignment to v in body before at stores.
+func errorSource(info *types.Info, body *ast.BlockStmt, v *types.Var, at token.Pos) *ast.CallExpr {
+	if v == nil {
+		return nil
+	}
+	var src *ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() >= at || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return n == nil || n.Pos() < at
+		}
+		last, ok := ast.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident)
+		if !ok || info.ObjectOf(last) != v {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			src = nil
+			return true
+		}
+		res, ok := info.TypeOf(call).(*types.Tuple)
+		switch {
+		case ok && res.Len() == len(as.Lhs) && typesx.IsError(res.At(res.Len()-1).Type()):
+			src = call
+		case !ok && len(as.Lhs) == 1 && typesx.IsError(info.TypeOf(call)):
+			src = call
+		default:
+			src = nil
+		}
+		return true
+	})
+	return src
 }

@@ -32,14 +32,20 @@
 // ErrNotObtained or on err != nil that only logs and falls through into
 // the work, are reported; an err != nil in the else-if of an
 // ErrNotObtained test that returns holds for the other errors only, and
-// is reported as such when it only logs. A logger's Fatal or Panic line
+// is reported as such when it only logs, and a test that returns on
+// every error but the miss (err != nil && err != ErrNotObtained, or
+// !errors.Is(err, ErrNotObtained)) lets a held lock into the work and is
+// reported. A logger's Fatal or Panic line
 // (log's, logrus's, zap's, a zerolog event begun by Fatal) ends the
 // function. A lock package of the module's own is read the
 // same way: an exported function that acquires a lock key and returns
 // the package's own error when the lock is held, or an error it makes
 // there (errors.New, fmt.Errorf), and that error; so are redsync's Mutex Lock,
 // LockContext, TryLock and TryLockContext and bsm/redislock's Obtain,
-// whose error is dropped when the call is a statement of its own.
+// whose error is dropped when the call is a statement of its own. Any
+// call whose error the package compares with one of those not-obtained
+// errors is read as an acquire too (a Lock method of the service's own
+// interface whose implementation returns redislock.ErrNotObtained).
 //
 // Where a miss shows as an error, a check of the error is a check of the
 // acquire: go-redis's SET NX (SetArgs, Do) and redigo's SET NX through

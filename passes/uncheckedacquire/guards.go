@@ -379,3 +379,81 @@ func nonNilTest(info *types.Info, file *ast.File, id *ast.Ident) ast.Expr {
 	}
 	return nil
 }
+
+// missLetThrough reports an if whose test, err != nil && err !=
+// ErrNotObtained (or !errors.Is(err, ErrNotObtained)), reads id and
+// leaves the function on every error but the miss, when no other read of
+// the error asks for the miss (ids are every read): a held lock runs the
+// code after the if.
+func missLetThrough(info *types.Info, m *lockmodel.Model, file *ast.File, id *ast.Ident, ids []*ast.Ident) bool {
+	if nonNilTest(info, file, id) == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+	v := info.Uses[id]
+	excluded := false
+	var ifs *ast.IfStmt
+	for _, n := range path[1:] {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op != token.LAND && n != path[1] {
+				return false
+			}
+			for _, side := range []ast.Expr{n.X, n.Y} {
+				excluded = excluded || excludesMiss(info, m, side, v)
+			}
+			continue
+		case *ast.ParenExpr:
+			continue
+		case *ast.IfStmt:
+			ifs = n
+		}
+		break
+	}
+	if ifs == nil || !excluded || ifs.Else != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	for _, o := range ids {
+		if o.Pos() >= ifs.Cond.Pos() && o.End() <= ifs.Cond.End() {
+			continue
+		}
+		if _, eq := notObtainedTest(info, m, file, o); eq {
+			return false
+		}
+	}
+	return true
+}
+
+// excludesMiss reports whether e is err != ErrNotObtained or
+// !errors.Is(err, ErrNotObtained), for err the variable v.
+func excludesMiss(info *types.Info, m *lockmodel.Model, e ast.Expr, v types.Object) bool {
+	isSentinel := func(e ast.Expr) bool {
+		var obj types.Object
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj = info.Uses[e]
+		case *ast.SelectorExpr:
+			obj = info.Uses[e.Sel]
+		}
+		return obj != nil && m.NotObtainedError(obj)
+	}
+	isV := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		return e.Op == token.NEQ && (isV(e.X) && isSentinel(e.Y) || isSentinel(e.X) && isV(e.Y))
+	case *ast.UnaryExpr:
+		call, ok := ast.Unparen(e.X).(*ast.CallExpr)
+		if e.Op != token.NOT || !ok || len(call.Args) != 2 {
+			return false
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && isV(call.Args[0]) && isSentinel(call.Args[1])
+	}
+	return false
+}

@@ -457,6 +457,12 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 		}
 	}
 	for _, id := range ids {
+		if missLetThrough(pass.TypesInfo, m, file, id, ids) {
+			report("%s's not-obtained error is let through: only its other errors return, so the code after it runs without the lock when another holds it; return on it too", name)
+			return
+		}
+	}
+	for _, id := range ids {
 		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test == nil {
 			return
 		}
