@@ -63,8 +63,10 @@
 // function is called with such a context: a handler that passes its
 // request's context (or a timeout of it, made here or by a helper of the
 // package) to a service method that defers its lock's release under
-// that parameter, itself, through a release an acquire handed back, or
-// through the service's own methods and an interface of the package
+// that parameter, itself, through a release an acquire handed back,
+// through a lock handle that keeps the context its maker was given
+// (lock(ctx, key) returns &lock{ctx: ctx}, and a deferred l.unlock()
+// releases under l.ctx), or through the service's own methods and an interface of the package
 // with one implementation (in the package, or a type of a package it
 // imports: a narrow interface declared for tests over the service or
 // client type), up to a few layers and across packages.

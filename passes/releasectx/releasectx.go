@@ -50,8 +50,13 @@ type checker struct {
 	// under it (deferrers.go).
 	bound     map[*types.Func]int
 	deferrers map[*types.Func]*Defers
-	decls     []*ast.FuncDecl
-	impls     *[]implPair
+	// handleReleasers release under a context field of their receiver;
+	// handleMakers return a handle holding their context there
+	// (handles.go).
+	handleReleasers map[*types.Func]*types.Var
+	handleMakers    map[*types.Func]handleMaker
+	decls           []*ast.FuncDecl
+	impls           *[]implPair
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -59,7 +64,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if !m.Relevant() {
 		return nil, nil
 	}
-	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}, deferrers: map[*types.Func]*Defers{}}
+	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}, deferrers: map[*types.Func]*Defers{},
+		handleReleasers: map[*types.Func]*types.Var{}, handleMakers: map[*types.Func]handleMaker{}}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
@@ -68,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	a.findReleasers()
+	a.findHandles()
 	a.bound = a.findBound()
 	a.findDeferrers(pass.Files)
 	for _, f := range pass.Files {
@@ -131,6 +138,9 @@ func (a *checker) releaseCall(stack []ast.Node, call *ast.CallExpr) (release, bo
 		return r, r.carrier != nil
 	}
 	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	if ctx := a.handleCtx(enclosingDecl(stack), call, fn); ctx != nil {
+		return release{carrier: call, ctx: ctx, head: call, what: diag.Code(a.pass.Fset, call.Fun)}, true
+	}
 	i, ok := a.releaser(fn)
 	if !ok || i >= len(call.Args) || call.Ellipsis.IsValid() {
 		return release{}, false
