@@ -296,27 +296,41 @@ func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 // when text is set, one built from that text: a release the model cannot
 // see may be behind it.
 func (m *Model) handsOn(id, text string) bool {
-	found := false
+	if m.handed == nil {
+		m.handed = m.handedArgs()
+	}
+	return m.handed.ids[id] || text != "" && m.handed.texts[text]
+}
+
+// handedKeys are what handsOn looks up.
+type handedKeys struct{ ids, texts map[string]bool }
+
+// handedArgs collects, in one walk of the package, the identities and
+// built texts of the string arguments of calls that send no command and
+// write no log line.
+func (m *Model) handedArgs() *handedKeys {
+	h := &handedKeys{ids: map[string]bool{}, texts: map[string]bool{}}
 	for _, f := range m.Pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if found || !ok || m.byID[call] != nil || m.logCall(call) {
-				return !found
+			if !ok || m.byID[call] != nil || m.logCall(call) {
+				return true
 			}
 			for _, a := range call.Args {
 				if !typesx.IsString(m.Pass.TypesInfo.TypeOf(a)) {
 					continue
 				}
-				if m.KeyID(a) == id {
-					found = true
-				} else if t, ok := m.counterFamily(a); text != "" && ok && t == text {
-					found = true
+				if id := m.KeyID(a); id != "" {
+					h.ids[id] = true
+				}
+				if t, ok := m.counterFamily(a); ok {
+					h.texts[t] = true
 				}
 			}
-			return !found
+			return true
 		})
 	}
-	return found
+	return h
 }
 
 // derivesOnly reports whether call calls a function of the package that

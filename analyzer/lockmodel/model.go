@@ -88,6 +88,9 @@ type Model struct {
 	probes map[*Call]bool
 	// drops are the functions whose own body deletes a key (Drops).
 	drops map[*types.Func]bool
+	// handed are the identities and built texts of the string arguments
+	// of calls that send no command (handsOn), made on first use.
+	handed *handedKeys
 	// tokenKeys are the identities of the values that acquires store in
 	// other keys (lockTokenKey), once asked.
 	tokenKeys map[string]bool
