@@ -309,7 +309,7 @@ func (m *Model) missTested() {
 					return true
 				}
 				v, _ := info.Uses[id].(*types.Var)
-				if call := errorSource(info, fd.Body, v, id.Pos()); call != nil && !known[call] && m.byID[call] == nil {
+				if call := errorSource(info, fd.Body, v, id.Pos()); call != nil && !known[call] && m.byID[call] == nil && !runsWork(info, call) {
 					known[call] = true
 					m.obtains = append(m.obtains, call)
 				}
@@ -318,6 +318,22 @@ func (m *Model) missTested() {
 		}
 	}
 	slices.SortFunc(m.obtains, func(a, b *ast.CallExpr) int { return cmp.Compare(a.Pos(), b.Pos()) })
+}
+
+// runsWork reports whether call runs the work itself under the lock: a
+// call of the lock library (fix.Do) or one given a function (WithLock(ctx,
+// key, fn)), whose not-obtained error says the work did not run.
+func runsWork(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if InLibrary(fn) || fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == CorePath {
+		return true
+	}
+	for _, a := range call.Args {
+		if _, ok := info.TypeOf(a).Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // errorSource returns the call whose last result, an error, the last

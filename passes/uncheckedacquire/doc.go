@@ -45,7 +45,9 @@
 // whose error is dropped when the call is a statement of its own. Any
 // call whose error the package compares with one of those not-obtained
 // errors is read as an acquire too (a Lock method of the service's own
-// interface whose implementation returns redislock.ErrNotObtained).
+// interface whose implementation returns redislock.ErrNotObtained),
+// unless it runs the work itself (fix.Do, or a call given the work as a
+// function), where the error says the work did not run.
 //
 // Where a miss shows as an error, a check of the error is a check of the
 // acquire: go-redis's SET NX (SetArgs, Do) and redigo's SET NX through

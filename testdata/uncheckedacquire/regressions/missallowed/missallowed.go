@@ -4,7 +4,7 @@
 // the lock is held. A test that returns on every other error lets the
 // miss into the reload beside the holder: reported, as it is for
 // redislock's own Obtain. The near misses return on the miss too, or
-// never name the not-obtained error.
+// never name the not-obtained error, or the call runs the work itself.
 package missallowed
 
 import (
@@ -18,6 +18,11 @@ import (
 type DataLock interface {
 	Lock(ctx context.Context) error
 	UnLock(ctx context.Context) error
+}
+
+// Runner runs the work itself while it holds the lock.
+type Runner interface {
+	WithLock(ctx context.Context, key string, work func(context.Context) error) error
 }
 
 type Repo interface {
@@ -72,4 +77,14 @@ func reloadPlain(ctx context.Context, repo Repo, load func(context.Context) erro
 	}
 	defer lock.UnLock(ctx)
 	return load(ctx)
+}
+
+// Near miss: the call runs the work itself; its not-obtained error says
+// the work did not run, and a periodic job skips the round.
+func sweepRound(ctx context.Context, r Runner, sweep, next func(context.Context) error) error {
+	err := r.WithLock(ctx, "sweep:lock", sweep)
+	if err != nil && !errors.Is(err, redislock.ErrNotObtained) {
+		return err
+	}
+	return next(ctx)
 }
