@@ -259,6 +259,19 @@ func readsAfter(info *types.Info, body *ast.BlockStmt, obj types.Object, pos tok
 	return found
 }
 
+// NamesNotObtained reports whether e names a not-obtained error
+// (redislock.ErrNotObtained, ErrNotObtained of the package's Obtainer).
+func (m *Model) NamesNotObtained(e ast.Expr) bool {
+	var obj types.Object
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = m.Pass.TypesInfo.Uses[e]
+	case *ast.SelectorExpr:
+		obj = m.Pass.TypesInfo.Uses[e.Sel]
+	}
+	return obj != nil && m.NotObtainedError(obj)
+}
+
 // missTested adds to the obtains the calls whose error the package
 // compares with a lock's not-obtained error (err != redislock.ErrNotObtained,
 // errors.Is(err, ErrNotObtained)): an acquire known by what its caller
@@ -270,16 +283,7 @@ func (m *Model) missTested() {
 	for _, c := range m.obtains {
 		known[c] = true
 	}
-	sentinel := func(e ast.Expr) bool {
-		var obj types.Object
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = info.Uses[e]
-		case *ast.SelectorExpr:
-			obj = info.Uses[e.Sel]
-		}
-		return obj != nil && m.NotObtainedError(obj)
-	}
+	sentinel := m.NamesNotObtained
 	for _, f := range m.Pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)

@@ -189,16 +189,7 @@ func notObtainedTest(info *types.Info, m *lockmodel.Model, file *ast.File, id *a
 	if len(path) < 2 {
 		return nil, false
 	}
-	isSentinel := func(e ast.Expr) bool {
-		var obj types.Object
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = info.Uses[e]
-		case *ast.SelectorExpr:
-			obj = info.Uses[e.Sel]
-		}
-		return obj != nil && m.NotObtainedError(obj)
-	}
+	isSentinel := m.NamesNotObtained
 	switch p := path[1].(type) {
 	case *ast.BinaryExpr:
 		if (p.Op == token.EQL || p.Op == token.NEQ) && (isSentinel(p.X) || isSentinel(p.Y)) {
@@ -430,16 +421,7 @@ func missLetThrough(info *types.Info, m *lockmodel.Model, file *ast.File, id *as
 // excludesMiss reports whether e is err != ErrNotObtained or
 // !errors.Is(err, ErrNotObtained), for err the variable v.
 func excludesMiss(info *types.Info, m *lockmodel.Model, e ast.Expr, v types.Object) bool {
-	isSentinel := func(e ast.Expr) bool {
-		var obj types.Object
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = info.Uses[e]
-		case *ast.SelectorExpr:
-			obj = info.Uses[e.Sel]
-		}
-		return obj != nil && m.NotObtainedError(obj)
-	}
+	isSentinel := m.NamesNotObtained
 	isV := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.Uses[id] == v
