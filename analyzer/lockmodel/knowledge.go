@@ -109,6 +109,9 @@ var knowledge = map[string]map[string]api{
 var releaseMethods = map[string]bool{
 	"(*github.com/go-redsync/redsync/v4.Mutex).UnlockContext": true,
 	"(*github.com/bsm/redislock.Lock).Release":                true,
+	// go-zero's lock runs its compare-and-delete script, an embedded
+	// file, through the framework's own client.
+	"(*github.com/zeromicro/go-zero/core/stores/redis.RedisLock).ReleaseCtx": true,
 }
 
 // releaseNames and acquireNames are the short names of releaseMethods'

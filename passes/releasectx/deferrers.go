@@ -22,16 +22,22 @@ import (
 )
 
 // Defers is the fact that a function defers a lock release, its own or
-// a callee's, under its context parameter Ctx; At is the release's file
-// and line, for the report at a caller in another package.
+// a callee's, under its context parameter Ctx, or, when Field is set,
+// under the context its receiver keeps in that field (a go-zero logic
+// struct's l.ctx); At is the release's file and line, for the report at
+// a caller in another package.
 type Defers struct {
-	Ctx int
-	At  string
+	Ctx   int
+	Field string
+	At    string
 }
 
 func (*Defers) AFact()                     {}
 func (*Defers) Scope() lockmodel.FactScope { return lockmodel.ClientScope }
 func (d *Defers) String() string {
+	if d.Field != "" {
+		return fmt.Sprintf("defers a release under field %s at %s", d.Field, d.At)
+	}
 	return fmt.Sprintf("defers a release under parameter %d at %s", d.Ctx, d.At)
 }
 
@@ -59,8 +65,8 @@ func (a *checker) findDeferrers(files []*ast.File) {
 			if s == nil || s.deferFn != s.decl {
 				return
 			}
-			if a.classify(s, r.ctx, 0).kind == unknown {
-				a.recordDeferrer(s.decl, r.ctx, r.head.Pos(), "")
+			if a.classify(s, r.ctx, 0).kind == unknown && !a.recordDeferrer(s.decl, r.ctx, r.head.Pos(), "") {
+				a.recordFieldDeferrer(s, r.ctx, r.head.Pos())
 			}
 		})
 	}
@@ -83,6 +89,10 @@ func (a *checker) findDeferrers(files []*ast.File) {
 	byInterface := func() (grew bool) {
 		for _, p := range impls {
 			d, ok := a.deferrer(p.impl)
+			if ok && d.Field != "" {
+				// The interface's method has no receiver to keep it.
+				continue
+			}
 			if _, done := a.deferrers[p.method]; ok && !done {
 				a.deferrers[p.method] = d
 				a.export(p.method, d)
@@ -105,7 +115,7 @@ func (a *checker) findDeferrers(files []*ast.File) {
 					return false, true
 				case *ast.CallExpr:
 					callee, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
-					if df, ok := a.deferrer(callee); ok && df.Ctx < len(n.Args) && !n.Ellipsis.IsValid() {
+					if df, ok := a.deferrer(callee); ok && df.Field == "" && df.Ctx < len(n.Args) && !n.Ellipsis.IsValid() {
 						if a.recordDeferrer(d, n.Args[df.Ctx], token.NoPos, df.At) {
 							grew = true
 							return true, false
@@ -119,6 +129,32 @@ func (a *checker) findDeferrers(files []*ast.File) {
 			break
 		}
 	}
+	fields := map[*types.Var]bool{}
+	for _, f := range a.fieldDeferrers {
+		fields[f] = true
+	}
+	a.findMakers(fields, true)
+}
+
+// recordFieldDeferrer makes s.decl a deferrer when ctx is a context field
+// of its receiver: the field's value is the one its maker was given.
+func (a *checker) recordFieldDeferrer(s *site, ctx ast.Expr, at token.Pos) {
+	fn, _ := a.pass.TypesInfo.Defs[s.decl.Name].(*types.Func)
+	if fn == nil {
+		return
+	}
+	if _, done := a.deferrers[fn]; done {
+		return
+	}
+	field := receiverField(a.pass.TypesInfo, s.decl, s, ctx, 0)
+	if field == nil {
+		return
+	}
+	p := a.pass.Fset.Position(at)
+	d := &Defers{Field: field.Name(), At: fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)}
+	a.deferrers[fn] = d
+	a.fieldDeferrers[fn] = field
+	a.export(fn, d)
 }
 
 // handedBack returns the release that call runs when call calls a local
@@ -200,20 +236,23 @@ func (a *checker) deferrer(fn *types.Func) (*Defers, bool) {
 func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
 	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
 	df, ok := a.deferrer(fn)
-	if !ok || df.Ctx >= len(call.Args) || call.Ellipsis.IsValid() {
+	if !ok || df.Field == "" && (df.Ctx >= len(call.Args) || call.Ellipsis.IsValid()) {
 		return
 	}
-	s := &site{call: call, work: true}
-	for _, n := range stack {
-		if d, ok := n.(*ast.FuncDecl); ok {
-			s.decl = d
-			break
-		}
-	}
+	s := &site{call: call, work: true, decl: enclosingDecl(stack)}
 	if s.decl == nil {
 		return
 	}
-	ctx := call.Args[df.Ctx]
+	var ctx ast.Expr
+	kept := ""
+	if df.Field != "" {
+		if ctx = a.keptCtx(s.decl, call, fn, df.Field); ctx == nil {
+			return
+		}
+		kept = " under field " + df.Field
+	} else {
+		ctx = call.Args[df.Ctx]
+	}
 	o := a.classify(s, ctx, 0)
 	switch o.kind {
 	case request, rpc, timeout:
@@ -222,7 +261,7 @@ func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
 	}
 	diag.Report(a.pass, analysis.Diagnostic{
 		Pos: call.Fun.Pos(), End: call.Fun.End(),
-		Message: fmt.Sprintf("%s defers its lock's release (%s): %s, so the lock may stay until its TTL",
-			diag.Code(a.pass.Fset, call.Fun), df.At, a.why(s, o, ctx)),
+		Message: fmt.Sprintf("%s defers its lock's release%s (%s): %s, so the lock may stay until its TTL",
+			diag.Code(a.pass.Fset, call.Fun), kept, df.At, a.why(s, o, ctx)),
 	})
 }

@@ -66,7 +66,11 @@
 // that parameter, itself, through a release an acquire handed back,
 // through a lock handle that keeps the context its maker was given
 // (lock(ctx, key) returns &lock{ctx: ctx}, and a deferred l.unlock()
-// releases under l.ctx), or through the service's own methods and an interface of the package
+// releases under l.ctx), through a method that defers its release under
+// its receiver's context field, called on a value whose constructor was
+// given that context (a go-zero server's l := logic.NewXLogic(ctx,
+// svcCtx); l.X(in), where X defers rl.ReleaseCtx(l.ctx)), or through the
+// service's own methods and an interface of the package
 // with one implementation (in the package, or a type of a package it
 // imports: a narrow interface declared for tests over the service or
 // client type), up to a few layers and across packages.

@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       "https://github.com/locklint/locklint/blob/main/docs/analyzers/releasectx.md",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*Releaser)(nil), (*Defers)(nil)},
+	FactTypes: []analysis.Fact{(*Releaser)(nil), (*Defers)(nil), (*Keeps)(nil)},
 }
 
 var tests bool
@@ -55,8 +55,11 @@ type checker struct {
 	// (handles.go).
 	handleReleasers map[*types.Func]*types.Var
 	handleMakers    map[*types.Func]handleMaker
-	decls           []*ast.FuncDecl
-	impls           *[]implPair
+	// fieldDeferrers defer a release under a context field of their
+	// receiver (deferrers.go).
+	fieldDeferrers map[*types.Func]*types.Var
+	decls          []*ast.FuncDecl
+	impls          *[]implPair
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -65,7 +68,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	a := &checker{pass: pass, m: m, releasers: map[*types.Func]int{}, deferrers: map[*types.Func]*Defers{},
-		handleReleasers: map[*types.Func]*types.Var{}, handleMakers: map[*types.Func]handleMaker{}}
+		handleReleasers: map[*types.Func]*types.Var{}, handleMakers: map[*types.Func]handleMaker{},
+		fieldDeferrers: map[*types.Func]*types.Var{}}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
