@@ -5,7 +5,6 @@ package lockmodel
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/locklint/locklint/internal/typesx"
 )
 
 // requestKey reports whether key has a part that names one request,
@@ -66,15 +64,8 @@ const maxInFlightLease = 5 * time.Minute
 // maxInFlightLease: a lease argument of a client method, or a
 // time.Duration given to a helper that forwards it.
 func (m *Model) shortLease(c *Call) bool {
-	if c.TTL == nil {
-		return false
-	}
-	tv, ok := m.Pass.TypesInfo.Types[c.TTL]
-	if !ok || tv.Value == nil || !c.Lease && !typesx.IsDuration(tv.Type) {
-		return false
-	}
-	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
-	return exact && n > 0 && time.Duration(n) <= maxInFlightLease
+	d, ok := m.Lease(c)
+	return ok && d <= maxInFlightLease
 }
 
 // requestArg is requestKey at a depth: usage is checked on the key's

@@ -76,7 +76,10 @@
 // client type), up to a few layers and across packages.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
-// made from them in the deferred function; for a context parameter of
+// made from them in the deferred function; for a WithTimeout longer than
+// the constant lease of every lock the function takes, when nothing
+// there extends one (the lease has lapsed before the timeout can cut the
+// release); for a context parameter of
 // an ordinary function, which may well outlive the release, unless its
 // caller says otherwise as above; for any
 // other release that is not deferred (right after the work, a context

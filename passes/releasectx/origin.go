@@ -2,6 +2,7 @@ package releasectx
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -161,7 +162,7 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 	case ctxTimeout:
 		// A timeout the work also runs under covers the work: the release
 		// after it finds it expired when the work overran.
-		if s.work || a.usedBeyond(s, v, asg.call) {
+		if s.work || a.usedBeyond(s, v, asg.call) && !a.leaseEndsFirst(s, asg.call) {
 			return origin{timeout, asg.call}
 		}
 	case ctxCancel:
@@ -431,4 +432,43 @@ func (a *checker) madeByHelper(fn *types.Func, index, hops int) (origin, bool) {
 		return parent, true
 	}
 	return origin{}, false
+}
+
+// leaseEndsFirst reports whether the timeout mk makes (WithTimeout(ctx,
+// d), d constant) can end only after the leases of the locks s's function
+// takes have lapsed: each acquire there has a constant lease shorter
+// than d (the timeout starts before the acquire), and nothing there
+// extends one. The release it cuts short finds
+// the lock already gone, or another's, so the timeout keeps nothing held.
+func (a *checker) leaseEndsFirst(s *site, mk *ast.CallExpr) bool {
+	info := a.pass.TypesInfo
+	fn, _ := typeutil.Callee(info, mk).(*types.Func)
+	if fn == nil || fn.Name() != "WithTimeout" || len(mk.Args) != 2 {
+		return false
+	}
+	tv, ok := info.Types[mk.Args[1]]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	d, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact {
+		return false
+	}
+	found := false
+	for _, c := range a.m.Calls {
+		if c.Decl != s.decl {
+			continue
+		}
+		if a.m.Extends(c) && !a.isRelease(c) {
+			return false
+		}
+		if c.Command == lockmodel.CmdSetNX || c.Command == lockmodel.CmdSet && c.Flags&lockmodel.FlagNX != 0 {
+			lease, ok := a.m.Lease(c)
+			if !ok || int64(lease) >= d {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }

@@ -1,0 +1,50 @@
+package lockmodel
+
+// How long a command's lease lasts, and whether a command extends one.
+
+import (
+	"go/constant"
+	"time"
+
+	"github.com/locklint/locklint/internal/typesx"
+)
+
+// Lease returns c's TTL when it is a constant duration: a lease argument
+// of a client method, or a time.Duration given to a helper that forwards
+// it.
+func (m *Model) Lease(c *Call) (time.Duration, bool) {
+	if c.TTL == nil {
+		return 0, false
+	}
+	tv, ok := m.Pass.TypesInfo.Types[c.TTL]
+	if !ok || tv.Value == nil || !c.Lease && !typesx.IsDuration(tv.Type) {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || n <= 0 {
+		return 0, false
+	}
+	return time.Duration(n), true
+}
+
+// Extends reports whether c sets a key's expiry again: an EXPIRE-family
+// command that keeps the key, or a script that runs one.
+func (m *Model) Extends(c *Call) bool {
+	if c.Command.IsExpire() {
+		return !c.EndsNow
+	}
+	if c.Command != CmdEval {
+		return false
+	}
+	text, ok := m.ScriptText(c)
+	if !ok {
+		// A script the model cannot read may extend.
+		return true
+	}
+	for _, w := range LuaCalls(text.Text) {
+		if w.Extends() {
+			return true
+		}
+	}
+	return false
+}
