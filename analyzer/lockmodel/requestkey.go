@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
-
 )
 
 // requestKey reports whether key has a part that names one request,
