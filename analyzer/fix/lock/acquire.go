@@ -143,7 +143,11 @@ func (a *acquisition) poll(ctx context.Context, waiting bool) (*Lock, error) {
 		}
 		if err != nil {
 			t.failed(err, start)
-			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts {
+			// A cut-off attempt means the wait is over, even when ctx has
+			// not yet said so: another attempt that took the lock now
+			// could not keep Release's word, as the cut-off copy may
+			// still set the token after the release.
+			if !waiting || !transient(err) || maxAttempts > 0 && attempt >= maxAttempts || t.cutOff {
 				return fail(attempt, t.giveUp(ctx, a.lock.key, err))
 			}
 			// A failover or a reset connection: try again within the wait.
@@ -644,7 +648,8 @@ func (a *acquisition) queued(ctx context.Context) (*Lock, error) {
 			switch {
 			case err != nil:
 				t.failed(err, start)
-				if !transient(err) {
+				// As in poll: a cut-off attempt ends the wait.
+				if !transient(err) || t.cutOff {
 					return fail(t.giveUp(ctx, a.lock.key, err))
 				}
 				// A failover or a reset connection: try again within the wait.
