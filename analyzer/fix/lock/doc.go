@@ -84,9 +84,10 @@
 //     cut-off Release may still delete the key. A client that does end a
 //     command at the deadline may still send it after (its bytes were
 //     queued or in transit): an Obtain whose attempt was cut off that way
-//     says its token may remain until the lease ends, and gives up a lock
-//     a release handed to it meanwhile instead of returning it, since the
-//     attempt could set the token again after that lock's release. A
+//     says its token may remain until the lease ends, makes no further
+//     attempt, and gives up a lock a release handed to it meanwhile
+//     instead of returning it, since the attempt could set the token
+//     again after that lock's release. A
 //     waiter whose hand-off a release's timeout cut off says the same when
 //     its wait ends first: the hand-off may still set its token.
 //   - Obtain tries once unless told to wait (WithMaxWait, or WithWait under
