@@ -382,3 +382,66 @@ func TestReleaseDoesNotWaitForStalledRenewal(t *testing.T) {
 		}
 	})
 }
+
+// lagCtx has a deadline but says it is done only lag later, as a context
+// whose timer fires late under load does (the library's own bound on a
+// wait fires a moment after its deadline).
+type lagCtx struct {
+	context.Context // done at deadline+lag
+	deadline        time.Time
+}
+
+func (c lagCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func withLaggingDeadline(t *testing.T, parent context.Context, d, lag time.Duration) context.Context {
+	deadline := time.Now().Add(d)
+	ctx, cancel := context.WithDeadline(parent, deadline.Add(lag))
+	t.Cleanup(cancel)
+	return lagCtx{ctx, deadline}
+}
+
+// TestCutOffAttemptEndsTheWait: a waiting Obtain's attempt stalls past its
+// deadline, and both its context and its client notice the deadline only
+// later. On a client that ends a command at its deadline, the attempt
+// returns with its copy still in transit; a later attempt before the
+// context said it was done took the free key with the same token, and once its lock was released the stalled
+// copy set the token again: it stayed for the whole lease after a Release
+// that returned nil. The Obtain must end with the cut-off attempt (or hold
+// a lock that no late copy outlives).
+func TestCutOffAttemptEndsTheWait(t *testing.T) {
+	eachFaultyClient(t, func(t *testing.T, s faultyServer, wrap func() *faulty.Client) {
+		const d, lag, stall, ttl = 150 * time.Millisecond, 400 * time.Millisecond, 350 * time.Millisecond, 2 * time.Second
+		for _, tc := range []struct {
+			name string
+			opts []lock.Option
+		}{
+			{"queued", []lock.Option{lock.WithWait()}},
+			{"polling", []lock.Option{lock.WithWait(), lock.WithoutFairness()}},
+		} {
+			c := wrap()
+			c.WritesPastDeadline(lag)
+			ctx := ctxT(t)
+			key := uniqueKey(t) + ":" + tc.name
+			c.Inject(&faulty.Rule{Kind: faulty.Acquire, Nth: 1, Action: faulty.Stall, Delay: stall})
+			start := time.Now()
+			l, err := lock.Obtain(withLaggingDeadline(t, ctx, d, lag), c, key, ttl, tc.opts...)
+			if err == nil {
+				if err := l.Release(ctx); err != nil {
+					t.Fatalf("%s: Release: %v", tc.name, err)
+				}
+			} else if !errors.Is(err, lock.ErrNotObtained) {
+				t.Fatalf("%s: Obtain with its attempt stalled past its deadline: %v, want ErrNotObtained", tc.name, err)
+			}
+			// The stalled copy has landed by now.
+			time.Sleep(time.Until(start.Add(stall + 300*time.Millisecond)))
+			got := s.admin.Get(ctx, key).Val()
+			switch {
+			case got == "":
+			case err == nil:
+				t.Errorf("%s: the lock was released, and after its stalled attempt landed the key holds %q", tc.name, got)
+			case !strings.Contains(err.Error(), "may remain"):
+				t.Errorf("%s: after the stalled attempt landed the key holds %q; Obtain said: %v", tc.name, got, err)
+			}
+		}
+	})
+}

@@ -140,6 +140,9 @@ type Client struct {
 	// Decide, when set, is asked for a fault for each command no rule
 	// matched: the randomized schedule.
 	decide func(k Kind, words []string) (Action, time.Duration)
+	// pastDeadline, when set, is how long after its context's deadline a
+	// command is still written (see WritesPastDeadline).
+	pastDeadline time.Duration
 }
 
 // New wraps inner; scripts maps the library's Lua sources (by file name,
@@ -173,6 +176,16 @@ func (c *Client) Randomly(decide func(k Kind, words []string) (Action, time.Dura
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.decide = decide
+}
+
+// WritesPastDeadline makes c write a command given to it up to d after
+// its context's deadline, and return its reply, as a client does whose
+// own timer notices the deadline late (or whose writer flushes what was
+// queued before it looked). A stalled command still ends at the deadline.
+func (c *Client) WritesPastDeadline(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pastDeadline = d
 }
 
 // Hits returns how many commands r faulted.
@@ -333,6 +346,14 @@ func (c *Client) run(ctx context.Context, k Kind, w []string, a Action, d time.D
 		return c.stall(ctx, at, k, w, d, send)
 	}
 	c.record(ctx, at, k, w, 0)
+	c.mu.Lock()
+	late := c.pastDeadline
+	c.mu.Unlock()
+	if deadline, ok := ctx.Deadline(); ok && late > 0 {
+		sctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline.Add(late))
+		defer cancel()
+		return send(sctx)
+	}
 	return send(ctx)
 }
 
