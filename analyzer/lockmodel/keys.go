@@ -187,7 +187,16 @@ func (k *keyIndex) family(sb *strings.Builder, e ast.Expr, depth int) bool {
 		}
 		sb.WriteString("fmt." + fn.Name() + "(")
 		consts := k.family(sb, e.Args[0], depth+1)
-		sb.WriteString(",...)")
+		// Constant arguments tell families of one format apart
+		// (fmt.Sprintf("%s%d", seatLock, id) and the same with stockLock).
+		for _, a := range e.Args[1:] {
+			if s, ok := constStringOf(info, a); ok {
+				sb.WriteString("," + strconv.Quote(s))
+			} else {
+				sb.WriteString(",*")
+			}
+		}
+		sb.WriteString(")")
 		return consts
 	}
 	sb.WriteString("*")

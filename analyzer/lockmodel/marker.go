@@ -33,7 +33,7 @@ func (m *Model) Marker(c *Call) bool {
 	// not see into.
 	// An acquire whose result is returned, or queued, reports to code
 	// that may hold and release it.
-	if c.Queued || returned(c) || m.replyReturned(c) {
+	if (c.Queued || returned(c) || m.replyReturned(c)) && !m.privateKey(key) {
 		return false
 	}
 	// Through a lock helper, the release may be another helper the
@@ -616,4 +616,32 @@ func (m *Model) logCall(call *ast.CallExpr) bool {
 		return sig.Results().Len() == 0 && logMethods[strings.ToLower(fn.Name())]
 	}
 	return false
+}
+
+// privateKey reports whether key is an unexported constant of the package
+// named nowhere but as a key of the package's commands: no caller that is
+// told it holds the key can release it except through a command here.
+func (m *Model) privateKey(key ast.Expr) bool {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj, ok := m.Pass.TypesInfo.Uses[id].(*types.Const)
+	if !ok || obj.Exported() || obj.Pkg() != m.Pass.Pkg || obj.Parent() != m.Pass.Pkg.Scope() {
+		return false
+	}
+	asKey := map[*ast.Ident]bool{}
+	for _, o := range m.Calls {
+		for _, k := range o.Keys {
+			if kid, ok := ast.Unparen(k).(*ast.Ident); ok {
+				asKey[kid] = true
+			}
+		}
+	}
+	for use, o := range m.Pass.TypesInfo.Uses {
+		if o == obj && !asKey[use] {
+			return false
+		}
+	}
+	return true
 }

@@ -71,6 +71,9 @@ type Model struct {
 	// ownerCompares are, for each GET whose reply is compared with a
 	// value that is not constant, those compares (cur != id).
 	ownerCompares map[*Call][]replyCompare
+	// constCompares are, for each GET whose reply is compared with a
+	// constant, those constants' values.
+	constCompares map[*Call][]string
 	// kept are the slices that only ever receive acquired keys
 	// (keptSlices).
 	kept map[types.Object]bool
@@ -133,7 +136,7 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}, ownerCompares: map[*Call][]replyCompare{}}
+	m := &Model{Pass: pass, Words: words, byID: map[*ast.CallExpr]*Call{}, ownerCompares: map[*Call][]replyCompare{}, constCompares: map[*Call][]string{}}
 	// Fast path: a package that cannot reach a Redis client, and declares
 	// or imports no Redis port (port.go), costs one walk over its import
 	// graph and a look at its own and its direct imports' interface types,

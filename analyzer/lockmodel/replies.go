@@ -14,6 +14,16 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// constText is the value of e when it is a constant, or a local variable
+// whose one definition is, as the text a GET would return.
+func (b *builder) constText(e ast.Expr) (string, bool) {
+	e = ast.Unparen(e)
+	if def := b.m.keys.definition(b.objOf(e)); def != nil {
+		e = def
+	}
+	return constValue(b.pass.TypesInfo, e)
+}
+
 // constant reports whether e is a constant, or a local variable whose one
 // definition is (want := "version-2"; ... if val != want).
 func (b *builder) constant(e ast.Expr) bool {
@@ -37,6 +47,12 @@ func (b *builder) compared(cur cursor, c *Call) bool {
 	// flag or asserts a value in a test; an owner token is never a
 	// constant, so that is no owner check.
 	ops := b.comparedTo(c, func(other ast.Expr) bool { return !b.constant(other) }, false)
+	// It still compares with a constant token, which Uncompared asks.
+	for _, rc := range b.comparedTo(c, b.constant, false) {
+		if v, ok := b.constText(rc.other); ok {
+			b.m.constCompares[c] = append(b.m.constCompares[c], v)
+		}
+	}
 	if len(ops) > 0 {
 		b.m.ownerCompares[c] = ops
 		return true

@@ -2,7 +2,9 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
+	"slices"
 )
 
 // Uncompared reports whether the value c stores is one nothing can
@@ -21,6 +23,7 @@ func (m *Model) Uncompared(c *Call) bool {
 	if !ok || m.valueChecked(c) {
 		return false
 	}
+	value, stored := constValue(m.Pass.TypesInfo, c.Value)
 	released := false
 	for _, o := range m.Calls {
 		if o == c || o.Acquires() {
@@ -33,6 +36,14 @@ func (m *Model) Uncompared(c *Call) bool {
 			switch {
 			case o.Command == CmdGet && o.Compared:
 				return false
+			case o.Command == CmdGet && stored && slices.Contains(m.constCompares[o], value):
+				// A constant token compared with itself.
+				return false
+			case o.Command == CmdEval:
+				// A script valueChecked could not read may compare.
+				if _, known := m.scriptCompares(o, same); !known {
+					return false
+				}
 			case o.Command.IsDelete() || o.Command.IsExpire():
 				released = true
 			}
@@ -168,4 +179,16 @@ func (m *Model) namedOnlyIn(body ast.Node, v *types.Var, within ast.Node) bool {
 		return !other
 	})
 	return defined && !other
+}
+
+// constValue is the text a GET returns of a constant value e.
+func constValue(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return "", false
+	}
+	if tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	return tv.Value.ExactString(), true
 }
