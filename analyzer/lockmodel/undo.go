@@ -99,6 +99,12 @@ func (m *Model) onlyDelete(c *Call, key ast.Expr) bool {
 // errorCheck reports whether cond is err != nil for an error-typed err.
 func (m *Model) errorCheck(cond ast.Expr) bool {
 	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if ok && (be.Op == token.GTR || be.Op == token.NEQ) && m.errorsLen(be.X) {
+		// len(c.Errors) > 0: a handler recorded errors.
+		if tv := m.Pass.TypesInfo.Types[be.Y]; tv.Value != nil && tv.Value.String() == "0" {
+			return true
+		}
+	}
 	if !ok || be.Op != token.NEQ {
 		return false
 	}
@@ -110,6 +116,29 @@ func (m *Model) errorCheck(cond ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// errorsLen reports whether e is len of a slice of errors (a web
+// framework's list of what its handlers recorded).
+func (m *Model) errorsLen(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if b, ok := m.Pass.TypesInfo.Uses[id].(*types.Builtin); !ok || b.Name() != "len" {
+		return false
+	}
+	t := m.Pass.TypesInfo.TypeOf(call.Args[0])
+	if t == nil {
+		return false
+	}
+	s, ok := t.Underlying().(*types.Slice)
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	return ok && types.Implements(s.Elem(), errType)
 }
 
 // undoneOnFailedReturn reports whether c, a deferred call, runs only when

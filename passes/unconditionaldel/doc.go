@@ -54,7 +54,8 @@
 //
 // Keys that are not locks (caches, sessions, one request's dedupe
 // record, a verification code read, compared with what the user typed
-// (code, otpCode, req.Captcha) and deleted, a marker whose take is undone only when the work failed,
+// (code, otpCode, req.Captcha) and deleted, a marker whose take is undone only when the work failed
+// (err != nil, or a handler's recorded errors: len(c.Errors) > 0),
 // however many failure paths delete it, while the success branch returns
 // with the key kept) are left alone. Such an undo is a release when
 // another function of the package gives the same keys back and the take's
