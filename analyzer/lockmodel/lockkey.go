@@ -323,7 +323,9 @@ func (m *Model) namesLock(d *ast.FuncDecl) bool {
 		return true
 	}
 	if !verb {
-		return false
+		// Expire is no renewal verb: a client wrapper's Expire serves
+		// every key.
+		return renews && m.lockDriver(d)
 	}
 	for _, o := range m.Calls {
 		if o.Acquires() {
@@ -331,6 +333,41 @@ func (m *Model) namesLock(d *ast.FuncDecl) bool {
 		}
 	}
 	return false
+}
+
+// lockDriver reports whether d is a method of a type that takes and
+// gives back locks named by its callers: one of its methods acquires
+// (SET NX) a key it is given, and another, named for a release, deletes
+// one. Such a type's renewal verb renews those locks, whatever the type
+// is called (a bus's redisDriver.Refresh beside Acquire and Release).
+func (m *Model) lockDriver(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return false
+	}
+	recv := typesx.RecvBase(d.Recv.List[0].Type)
+	takes, drops := false, false
+	for _, o := range m.Calls {
+		od := o.Decl
+		if od == nil || od == d || od.Recv == nil || len(od.Recv.List) == 0 || typesx.RecvBase(od.Recv.List[0].Type) != recv {
+			continue
+		}
+		fn, _ := m.Pass.TypesInfo.Defs[od.Name].(*types.Func)
+		if fn == nil || o.Key() == nil {
+			continue
+		}
+		if _, ok := m.paramOf(fn, o.Key()); !ok {
+			continue
+		}
+		switch {
+		case o.Acquires():
+			takes = true
+		case o.Command.IsDelete() || o.Command == CmdEval:
+			for _, w := range splitWords(od.Name.Name) {
+				drops = drops || w == "release" || m.Words.Match(strings.TrimPrefix(w, "un"))
+			}
+		}
+	}
+	return takes && drops
 }
 
 // lockFromCaller reports whether key is built from a parameter of c's

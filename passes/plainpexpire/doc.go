@@ -54,6 +54,12 @@
 // EXPIRE 0) renews nothing: it is a delete, which unconditionaldel
 // reports.
 //
+// A Refresh, Renew or Extend method renews a lock when its type is named
+// for one, or when the type's other methods acquire (SET NX) a key their
+// caller names and release one (a bus driver's Acquire, Release and
+// Refresh), whatever the key is called; a method named Expire does not,
+// as a client wrapper's Expire serves every key.
+//
 // Keys that are not locks (sessions, caches, rate limits) are left alone,
 // as are renewals through a Lua script, SET with IFEQ or IFDEQ (go-redis
 // SetIFEQ, SetIFDEQ, SetArgs with Mode IFEQ or IFDEQ), a
