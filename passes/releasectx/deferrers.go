@@ -170,7 +170,19 @@ func (a *checker) handedBack(d *ast.FuncDecl, call *ast.CallExpr) (handOff, bool
 	if v == nil {
 		return handOff{}, false
 	}
-	as := assignments(info, d, v)
+	as := realAssignments(info, d, v)
+	// unlock := func() {}; if enabled { u, ... := s.lock(ctx); unlock = u }
+	for hops := 0; len(as) == 1 && as[0].call == nil && hops < 3; hops++ {
+		id, ok := ast.Unparen(as[0].rhs).(*ast.Ident)
+		if !ok {
+			break
+		}
+		w, _ := info.Uses[id].(*types.Var)
+		if w == nil || w == v {
+			break
+		}
+		as = realAssignments(info, d, w)
+	}
 	if len(as) != 1 || as[0].call == nil || as[0].index != 0 {
 		return handOff{}, false
 	}
@@ -184,6 +196,20 @@ func (a *checker) handedBack(d *ast.FuncDecl, call *ast.CallExpr) (handOff, bool
 		return handOff{}, false
 	}
 	return handOff{head: mk, ctx: mk.Args[i], what: diag.Code(a.pass.Fset, mk.Fun), call: true}, true
+}
+
+// realAssignments are v's assignments in decl but those of a function
+// literal that does nothing: the no-op a release variable holds until
+// the lock is taken.
+func realAssignments(info *types.Info, decl *ast.FuncDecl, v *types.Var) []assignment {
+	var out []assignment
+	for _, a := range assignments(info, decl, v) {
+		if lit, ok := ast.Unparen(a.rhs).(*ast.FuncLit); ok && a.call == nil && len(lit.Body.List) == 0 {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // recordDeferrer makes decl a deferrer when ctx is one of its context

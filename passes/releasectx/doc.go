@@ -63,7 +63,8 @@
 // function is called with such a context: a handler that passes its
 // request's context (or a timeout of it, made here or by a helper of the
 // package) to a service method that defers its lock's release under
-// that parameter, itself, through a release an acquire handed back,
+// that parameter, itself, through a release an acquire handed back
+// (also kept in a variable that holds a no-op until the lock is taken),
 // through a lock handle that keeps the context its maker was given
 // (lock(ctx, key) returns &lock{ctx: ctx}, and a deferred l.unlock()
 // releases under l.ctx), through a method that defers its release under
