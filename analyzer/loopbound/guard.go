@@ -37,6 +37,13 @@ func (sc *scope) bound(n ast.Node, seen map[types.Object]bool) By {
 				break
 			}
 			if sc.redis != nil && sc.redis(n) {
+				// A reply bounds nothing, but a helper that sends
+				// commands may still wait on the context and return
+				// its error (a single-flight follower's wait).
+				if sc.helperBound(n) == Context {
+					by = Context
+					break
+				}
 				return false, true
 			}
 			fn := funcOf(info, n)

@@ -71,7 +71,9 @@
 //   - a helper that does one of these, in this package or another (it
 //     carries a fact), a method or a closure assigned once to a local
 //     variable: one whose boolean result (or error, when it has no
-//     boolean) depends on a context; on the clock against its receiver,
+//     boolean) depends on a context, also when it sends commands itself
+//     (a single-flight follower that reads the leader's lock and returns
+//     the context's error once it is done); on the clock against its receiver,
 //     its arguments or the variables it captures, when those are not
 //     rebuilt in the loop (w := newWindow(d) before the loop, then
 //     w.Over()), directly or through another such helper asked about
