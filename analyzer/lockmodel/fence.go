@@ -2,6 +2,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -31,12 +32,64 @@ func (m *Model) IsFenceCounter(c *Call) bool {
 		if m.keys.names(key, fenceWords, 0, map[ast.Node]bool{}) {
 			return true
 		}
-		if m.keys.names(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
-			return true
-		}
+	}
+	// A number written into the function's own lock value makes that
+	// value unique: a token's part, which only a fence's name overrides.
+	if m.replyInValue(c) && !fenceWords.MatchText(m.replyName(c)) {
+		return false
+	}
+	if key != nil && m.keys.names(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
+		return true
 	}
 	name := m.replyName(c)
 	return name != "" && fenceDest.MatchText(name)
+}
+
+// replyInValue reports whether c's reply, through the variable it is
+// assigned to, is part of the value an acquire of c's function writes
+// (value := fmt.Sprintf("%s|%d", owner, n); SETNX lock value).
+func (m *Model) replyInValue(c *Call) bool {
+	var v types.Object
+	if c.File != nil {
+		path, _ := astutil.PathEnclosingInterval(c.File, c.Outer.Pos(), c.Outer.End())
+		for i, n := range path {
+			if n != c.Outer || i+1 >= len(path) {
+				continue
+			}
+			if as, ok := path[i+1].(*ast.AssignStmt); ok && len(as.Rhs) == 1 && len(as.Lhs) > 0 {
+				if id, ok := as.Lhs[0].(*ast.Ident); ok {
+					v = m.Pass.TypesInfo.ObjectOf(id)
+				}
+			}
+		}
+	}
+	if v == nil {
+		return false
+	}
+	var mentions func(e ast.Node, depth int) bool
+	mentions = func(e ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			obj := m.Pass.TypesInfo.Uses[id]
+			if obj == v {
+				found = true
+			} else if def := m.keys.definition(obj); def != nil && depth < maxDepth {
+				found = mentions(def, depth+1)
+			}
+			return !found
+		})
+		return found
+	}
+	for _, o := range m.Calls {
+		if o.Decl == c.Decl && o.Acquires() && o.Value != nil && mentions(o.Value, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // replyName returns the name of the variable or field c's reply is stored

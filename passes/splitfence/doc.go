@@ -48,7 +48,10 @@
 // a counter of its owners ("lock:{sku}:epoch", lockKey+":seq": "token",
 // "epoch", "generation", "gen", "seq", "sequence", "version", "term"), or
 // when its reply is stored in a variable or field named for a fence
-// (fence, l.token). A version counter of the data itself ("doc:42:version")
+// (fence, l.token), unless that reply is written into the function's own
+// lock value (owner + "|" + n, compared again on release): a number that
+// only makes the value unique is a token's part, not a fence, unless the
+// key or the variable names a fence. A version counter of the data itself ("doc:42:version")
 // is work done under the lock, not a fence, and is left alone, as are
 // INCRs of rate-limit and statistics keys.
 //
