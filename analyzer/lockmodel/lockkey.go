@@ -110,7 +110,11 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// A set or a sorted set: data, not a lock.
 		return NotLock, Why{}
 	}
-	if m.lockTokenKey(k.id) {
+	fam := ""
+	if k.famOK {
+		fam = k.fam
+	}
+	if m.lockTokenKey(k.id, fam) {
 		// Named by a lock's token: one acquisition's own key.
 		return NotLock, Why{}
 	}

@@ -97,6 +97,9 @@ type Model struct {
 	// tokenKeys are the identities of the values that acquires store in
 	// other keys (lockTokenKey), once asked.
 	tokenKeys map[string]bool
+	// tokenFams are the families (counterFamily) of keys an acquire's
+	// call names by the token it stores (lockTokenKey), once asked.
+	tokenFams map[string]bool
 }
 
 // Loop is a for or range statement, with the body of the innermost
@@ -209,7 +212,7 @@ func run(pass *analysis.Pass) (any, error) {
 // passes, which run concurrently on one model, only read them.
 func (m *Model) warm() {
 	m.collectionKey("")
-	m.lockTokenKey("")
+	m.lockTokenKey("", "")
 	for _, c := range m.Calls {
 		m.Probe(c)
 	}

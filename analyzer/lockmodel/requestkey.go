@@ -224,10 +224,17 @@ func (m *Model) namedFor(e ast.Expr, words ...string) bool {
 // the value it stores in the lock it waits for. That value is made for
 // one acquisition (or the lock's owner check means nothing), so nobody
 // else writes the key.
-func (m *Model) lockTokenKey(id string) bool {
+//
+// So is a key of a family that an acquire's call builds from the value
+// it stores (a record idKey(id) written beside the resource key that
+// holds id): each acquisition names its own.
+func (m *Model) lockTokenKey(id, fam string) bool {
 	if m.tokenKeys == nil {
-		m.tokenKeys = map[string]bool{}
+		m.tokenKeys, m.tokenFams = map[string]bool{}, map[string]bool{}
 		for _, o := range m.Calls {
+			if o.Command == CmdEval {
+				m.scriptTokenKeys(o)
+			}
 			if !o.Acquires() || o.Value == nil || o.Key() == nil {
 				continue
 			}
@@ -239,5 +246,49 @@ func (m *Model) lockTokenKey(id string) bool {
 			}
 		}
 	}
-	return id != "" && m.tokenKeys[id]
+	return id != "" && m.tokenKeys[id] || fam != "" && m.tokenFams[fam]
+}
+
+// scriptTokenKeys records the families of the keys of o, a script, that
+// are named by a value the script writes into another of its keys (SET
+// KEYS[1] ARGV[1] beside KEYS[2] = idKey(id), with id as ARGV[1]).
+func (m *Model) scriptTokenKeys(o *Call) {
+	text, ok := m.ScriptText(o)
+	if !ok {
+		return
+	}
+	for _, w := range LuaCalls(text.Text) {
+		if w.Command != "SET" || len(w.Args) < 2 || len(w.Keys) < 1 || w.Keys[0] == 0 {
+			continue
+		}
+		i := argvIndex(w.Args[1])
+		if i < 1 || i > len(o.Args) {
+			continue
+		}
+		id, ok := ast.Unparen(o.Args[i-1]).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		obj := m.Pass.TypesInfo.Uses[id]
+		for j, k := range o.Keys {
+			if j+1 == w.Keys[0] {
+				continue
+			}
+			if f, ok := m.counterFamily(k); ok && mentionsObj(m.Pass.TypesInfo, k, obj) {
+				m.tokenFams[f] = true
+			}
+		}
+	}
+}
+
+// mentionsObj reports whether e names obj.
+func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && obj != nil && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

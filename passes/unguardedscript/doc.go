@@ -43,7 +43,9 @@
 // key (SETNX, SET ... NX), or when it names the key through a Lua local
 // with a lock word (local lock_key = KEYS[1]). A write after the script's
 // own acquire of the key (SETNX then EXPIRE in one script) is atomic and
-// not reported, and neither is the TTL of a key the script counts with
+// not reported, and neither is a key named by the lock's own token (a
+// record idKey(id) that the acquire script writes beside the lock key
+// holding id: no other acquisition names it), nor the TTL of a key the script counts with
 // INCR first (a sequence or a rate window), or keeps members in (a
 // sorted set of a semaphore's leases, a list), which no holder owns.
 //
