@@ -57,6 +57,9 @@ func (k *keyIndex) names(e ast.Expr, w *Words, depth int, seen map[ast.Node]bool
 	switch e := e.(type) {
 	case *ast.ParenExpr:
 		return k.names(e.X, w, depth, seen)
+	case *ast.TypeAssertExpr:
+		// lockKey.(string), a key handed on as a context value.
+		return k.names(e.X, w, depth, seen)
 	case *ast.BasicLit:
 		return false
 	case *ast.Ident:

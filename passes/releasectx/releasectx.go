@@ -264,7 +264,10 @@ func (a *checker) why(s *site, o origin, ctx ast.Expr) string {
 	code := diag.Code(fset, ctx)
 	switch o.kind {
 	case request:
-		return fmt.Sprintf("%s is the request's (%s), cancelled when the client disconnects", code, diag.Code(fset, o.at))
+		if at := diag.Code(fset, o.at); at != code {
+			return fmt.Sprintf("%s is the request's (%s), cancelled when the client disconnects", code, at)
+		}
+		return fmt.Sprintf("%s is the request's, cancelled when the client disconnects", code)
 	case rpc:
 		return fmt.Sprintf("%s is gRPC handler %s's, cancelled with the call", code, diag.Quote(s.decl.Name.Name))
 	case timeout:

@@ -26,7 +26,7 @@ func timeoutCtx(r *http.Request) (context.Context, context.CancelFunc) {
 
 // Must report: the request's context, directly.
 func (h *Handler) Book(w http.ResponseWriter, r *http.Request) {
-	if err := h.svc.Book(r.Context(), r.FormValue("room")); err != nil { // want "`h.svc.Book` defers its lock's release \\(service.go:36\\): `r.Context\\(\\)` is the request's \\(`r.Context\\(\\)`\\), cancelled when the client disconnects"
+	if err := h.svc.Book(r.Context(), r.FormValue("room")); err != nil { // want "`h.svc.Book` defers its lock's release \\(service.go:36\\): `r.Context\\(\\)` is the request's, cancelled when the client disconnects"
 		http.Error(w, err.Error(), http.StatusConflict)
 	}
 }
