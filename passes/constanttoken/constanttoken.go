@@ -69,7 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case src.Drawn && m.LeaderAcquire(c):
 			// A leader lease's holder is the process: an identity drawn
 			// once for it is unique to its holder.
-		case (src.Origin == lockmodel.OriginClock || src.Origin == lockmodel.OriginMathRand || src.Origin == lockmodel.OriginConstant) && m.Uncompared(c):
+		case (src.Origin == lockmodel.OriginClock || src.Origin == lockmodel.OriginMathRand) && m.Uncompared(c):
 			// New at each acquisition, and compared by nothing: the
 			// unchecked release is the defect, not the value.
 		case src.Origin.Weak():

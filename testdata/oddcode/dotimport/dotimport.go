@@ -12,7 +12,7 @@ import (
 
 func Run(ctx context.Context) error {
 	rdb := NewClient(&Options{})
-	ok, err := rdb.SetNX(ctx, "leader", "me", 0).Result() // want `SETNX and the EXPIRE on line 19 are separate commands`
+	ok, err := rdb.SetNX(ctx, "leader", "me", 0).Result() // want `SETNX and the EXPIRE on line 19 are separate commands` "lock key `\"leader\"` acquired with a non-unique token \\(the constant `\"me\"`\\)"
 	if errors.Is(err, Nil) || !ok {
 		return err
 	}

@@ -1,10 +1,9 @@
-// Package constuncompared pins cron locks that store a constant and are
-// released by a plain DEL through the service's own helper: nothing
-// compares the value, so it protects nothing and the DEL is the defect
-// (unconditionaldel's). The twins compare the value on release, in a
-// GET before the DEL, in a script, or in a script whose text the model
-// cannot read, and there the constant lets one holder's release pass for
-// another's.
+// Package constuncompared pins cron locks that store a constant: released
+// by a plain DEL through the service's own helper, compared in a GET
+// before the DEL (with that same constant), in a script, or in a script
+// whose text the model cannot read. Each is reported: the plain DEL's
+// fix (unconditionaldel's) makes the release compare the value, and a
+// constant passes every holder's check.
 package constuncompared
 
 import (
@@ -22,7 +21,7 @@ func (s *Scheduler) safeDel(ctx context.Context, key string) {
 }
 
 func (s *Scheduler) runDaily(ctx context.Context, reset func()) {
-	ok, err := s.rdb.SetNX(ctx, "cron:daily_reset_lock", "1", 5*time.Minute).Result()
+	ok, err := s.rdb.SetNX(ctx, "cron:daily_reset_lock", "1", 5*time.Minute).Result() // want "lock key `\"cron:daily_reset_lock\"` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	if err != nil || !ok {
 		return
 	}

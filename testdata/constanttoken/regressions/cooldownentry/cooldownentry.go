@@ -2,7 +2,7 @@
 // NX and a TTL and lets it expire: nothing in the package deletes, renews
 // or compares a key a caller passes (the only delete is a lock type's, on
 // its own field), so the constant value guards nothing here. The lock
-// type's plain DEL, not its constant, is its defect (nothing compares it); withunlock, the same Lock next to a
+// type's acquire keeps its finding; withunlock, the same Lock next to a
 // package-level Unlock, reports.
 package cooldownentry
 
@@ -31,7 +31,7 @@ type Guard struct {
 }
 
 func (g *Guard) Take(ctx context.Context) bool {
-	return g.rdb.SetNX(ctx, g.name, "held", time.Minute).Val() // silent: a plain DEL releases it and nothing compares the value
+	return g.rdb.SetNX(ctx, g.name, "held", time.Minute).Val() // want "acquired with a non-unique token"
 }
 
 func (g *Guard) Drop(ctx context.Context) {

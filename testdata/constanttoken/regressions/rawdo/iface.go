@@ -72,6 +72,6 @@ func (c *remote) SetIfAbsent(ctx context.Context, key, value string, seconds int
 }
 
 func either(ctx context.Context, s Setter, job string) bool {
-	n, _ := s.SetIfAbsent(ctx, "lock:"+job, "1", 30) // silent: a plain DEL releases it and nothing compares the value
+	n, _ := s.SetIfAbsent(ctx, "lock:"+job, "1", 30) // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	return n == 1
 }

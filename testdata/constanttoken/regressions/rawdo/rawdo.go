@@ -27,14 +27,14 @@ type Lock struct {
 }
 
 func (l *Lock) TryLock(ctx context.Context) bool {
-	n, _ := l.c.SetNEX(ctx, "lock:"+l.key, "1", 30) // silent: a plain DEL releases it and nothing compares the value
+	n, _ := l.c.SetNEX(ctx, "lock:"+l.key, "1", 30) // want "lock key `\"lock:\" \\+ l.key` acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	return n == 1
 }
 
 func (l *Lock) Unlock(ctx context.Context) error { return l.c.Remove(ctx, "lock:"+l.key) }
 
 func direct(ctx context.Context, rdb *redis.Client, job string) bool {
-	ok, _ := rdb.Do(ctx, "SET", "lock:"+job, "worker", "PX", 30000, "NX").Bool() // silent: a plain DEL releases it and nothing compares the value
+	ok, _ := rdb.Do(ctx, "SET", "lock:"+job, "worker", "PX", 30000, "NX").Bool() // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"worker\"`\\)"
 	if ok {
 		defer rdb.Do(ctx, "DEL", "lock:"+job)
 	}

@@ -1,8 +1,7 @@
 // Package runonce pins a per-period "already ran" marker: SETNX of a key
 // for the day with a constant value and a TTL, never released, renewed or
 // compared. The value guards nothing, so a constant is no finding. The
-// twin, the same marker released after the work, is a lock; its release,
-// a plain DEL, is the defect, as nothing compares its value either.
+// twin, the same marker released after the work, is a lock and reports.
 package runonce
 
 import (
@@ -23,7 +22,7 @@ func dailyReport(ctx context.Context, rdb *redis.Client, run func()) {
 func hourlySync(ctx context.Context, rdb *redis.Client, run func()) {
 	hour := time.Now().Format("2006-01-02T15")
 	key := "sync:lock:" + hour
-	if !rdb.SetNX(ctx, key, 1, time.Hour).Val() { // silent: a plain DEL releases it and nothing compares the value
+	if !rdb.SetNX(ctx, key, 1, time.Hour).Val() { // want "lock key `key` acquired with a non-unique token \\(the constant `1`\\)"
 		return
 	}
 	defer rdb.Del(ctx, key)

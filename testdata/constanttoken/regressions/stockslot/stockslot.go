@@ -3,8 +3,7 @@
 // <award>_<count> with SETNX and no TTL, so that stock restored by hand
 // cannot sell the same slot twice. Only the caller that saw the count
 // names that key; it is meant to stay. The twin takes a lock per award
-// with no TTL, which every caller contends for and a crash leaves held;
-// its release is a plain DEL, and its constant is compared by nothing.
+// with no TTL, which every caller contends for and a crash leaves held.
 package stockslot
 
 import (
@@ -37,7 +36,7 @@ func (s *Stock) Ticket(ctx context.Context, award string) (bool, error) {
 // Must report: one lock per award, held for good by a caller that dies.
 func (s *Stock) Restock(ctx context.Context, award string, n int64) error {
 	lockKey := "award:restock:lock:" + award
-	ok, err := s.rdb.SetNX(ctx, lockKey, "lock", 0).Result() // silent: a plain DEL releases it and nothing compares the value
+	ok, err := s.rdb.SetNX(ctx, lockKey, "lock", 0).Result() // want "non-unique token"
 	if err != nil || !ok {
 		return err
 	}

@@ -2,8 +2,8 @@
 // that a helper of the package makes from the caller's arguments, and
 // nothing in the package releases, renews or checks a key of that family,
 // so the value guards nothing and a constant is no bug. The twins release
-// their family, by the same format or the same helper, with a plain DEL
-// that compares nothing: the DEL is their defect, not the value.
+// their family, by the same format or the same helper, and their constant
+// token lets one holder's release pass for another's.
 package throttlemarker
 
 import (
@@ -36,7 +36,7 @@ func (c *Cache) LimitLock(ctx context.Context, action, addr string) error {
 
 func (c *Cache) CouponLock(ctx context.Context, code string) error {
 	key := fmt.Sprintf("register:coupon:%s", code)
-	if !c.rdb.SetNX(ctx, key, "", 10*time.Minute).Val() { // silent: a plain DEL releases it and nothing compares the value
+	if !c.rdb.SetNX(ctx, key, "", 10*time.Minute).Val() { // want "lock key `key` \\(key of `\\(\\*Cache\\).CouponLock`\\) acquired with a non-unique token \\(the constant `\"\"`\\)"
 		return fmt.Errorf("coupon in use")
 	}
 	return nil
@@ -49,7 +49,7 @@ func (c *Cache) CouponUnlock(ctx context.Context, code string) error {
 func (c *Cache) holdKey(seat string) string { return "hold:" + seat }
 
 func (c *Cache) HoldLock(ctx context.Context, seat string) bool {
-	return c.rdb.SetNX(ctx, c.holdKey(seat), "1", time.Minute).Val() // silent: a plain DEL releases it and nothing compares the value
+	return c.rdb.SetNX(ctx, c.holdKey(seat), "1", time.Minute).Val() // want "lock key `c.holdKey\\(seat\\)` \\(key of `\\(\\*Cache\\).HoldLock`\\) acquired with a non-unique token \\(the constant `\"1\"`\\)"
 }
 
 func (c *Cache) HoldUnlock(ctx context.Context, seat string) error {

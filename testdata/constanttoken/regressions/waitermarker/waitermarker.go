@@ -105,7 +105,7 @@ return 0`)
 // dropped, each through a helper, with the job's name.
 func begin(ctx context.Context, rdb *redis.Client, job string) bool {
 	rdb.Incr(ctx, "jobs:started")
-	return rdb.SetNX(ctx, "job:"+job, 1, time.Minute).Val() // silent: a plain DEL releases it and nothing compares the value
+	return rdb.SetNX(ctx, "job:"+job, 1, time.Minute).Val() // want "acquired with a non-unique token"
 }
 
 func end(ctx context.Context, rdb *redis.Client, job string) {

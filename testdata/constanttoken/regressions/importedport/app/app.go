@@ -14,7 +14,7 @@ type Exports struct{ cache cacheport.Cache }
 
 func (e Exports) Run(ctx context.Context, id string, run func()) error {
 	key := "export:lock:" + id
-	ok, err := e.cache.SetNX(ctx, key, "1", time.Minute) // silent: a plain DEL releases it and nothing compares the value
+	ok, err := e.cache.SetNX(ctx, key, "1", time.Minute) // want "acquired with a non-unique token"
 	if err != nil || !ok {
 		return err
 	}
