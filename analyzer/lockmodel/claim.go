@@ -286,7 +286,7 @@ func (w *keptWalk) mentions(cond ast.Expr) bool {
 	if contains(cond, w.take.Expr) {
 		return true
 	}
-	return w.reply != nil && refers(w.info, cond, w.reply)
+	return w.reply != nil && typesx.Refers(w.info, cond, w.reply)
 }
 
 // polarity says whether cond being true means the take succeeded (pos),

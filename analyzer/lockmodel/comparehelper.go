@@ -81,16 +81,7 @@ func comparesParam(info *types.Info, decl *ast.FuncDecl, i int) bool {
 		return false
 	}
 	p := sig.Params().At(i)
-	mentions := func(e ast.Expr) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == p {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
+	mentions := func(e ast.Expr) bool { return typesx.Refers(info, e, p) }
 	constant := func(e ast.Expr) bool {
 		tv, ok := info.Types[ast.Unparen(e)]
 		return ok && tv.Value != nil

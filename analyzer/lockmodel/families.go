@@ -103,7 +103,7 @@ func (m *Model) setOnCount(c *Call) bool {
 			return false, false
 		}
 		for obj := range counts {
-			if refers(info, ifs.Cond, obj) {
+			if typesx.Refers(info, ifs.Cond, obj) {
 				return true, false
 			}
 		}

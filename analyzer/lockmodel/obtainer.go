@@ -99,7 +99,7 @@ func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) (*types.Var, 
 	fresh := false
 	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
 		ifs, ok := n.(*ast.IfStmt)
-		if !ok || !refers(info, ifs.Cond, reply) {
+		if !ok || !typesx.Refers(info, ifs.Cond, reply) {
 			return false, false
 		}
 		for _, s := range ifs.Body.List {

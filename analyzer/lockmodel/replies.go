@@ -209,7 +209,7 @@ func (m *Model) replyReturned(c *Call) bool {
 	}
 	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		ret, ok := n.(*ast.ReturnStmt)
-		return ok && refers(info, ret, reply), ok
+		return ok && typesx.Refers(info, ret, reply), ok
 	})
 }
 
@@ -224,18 +224,6 @@ func errorOnly(c *Call) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	name, known := errMethods[c.Client]
 	return ok && known && sel.Sel.Name == name && ast.Unparen(sel.X) == ast.Expr(c.Expr)
-}
-
-// refers reports whether n names obj.
-func refers(info *types.Info, n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // textToText reports whether call is a function's (not a method's) of

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // requestKey reports whether key has a part that names one request,
@@ -274,21 +276,9 @@ func (m *Model) scriptTokenKeys(o *Call) {
 			if j+1 == w.Keys[0] {
 				continue
 			}
-			if f, ok := m.counterFamily(k); ok && mentionsObj(m.Pass.TypesInfo, k, obj) {
+			if f, ok := m.counterFamily(k); ok && typesx.Refers(m.Pass.TypesInfo, k, obj) {
 				m.tokenFams[f] = true
 			}
 		}
 	}
-}
-
-// mentionsObj reports whether e names obj.
-func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && obj != nil && info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -140,6 +140,22 @@ func Stmts(n ast.Node) []ast.Stmt {
 	return nil
 }
 
+// Refers reports whether an identifier under n uses obj; nil obj never
+// matches.
+func Refers(info *types.Info, n ast.Node, obj types.Object) bool {
+	if obj == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // OutsideClosures reports whether match holds for a node of root outside
 // function literals, whose bodies do not run where they are written; a
 // root that is itself a literal is not entered. The walk stops at the

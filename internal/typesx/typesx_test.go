@@ -271,3 +271,36 @@ func f() {
 		t.Errorf("OutsideClosures visited %d nodes up to the first call, want 3", visits)
 	}
 }
+
+func TestRefers(t *testing.T) {
+	const src = `package p
+
+var a, b int
+
+func f() bool { return a > 1 }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	pkg, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := f.Decls[1].(*ast.FuncDecl).Body
+	if !Refers(info, body, pkg.Scope().Lookup("a")) {
+		t.Error("Refers(body, a) = false, want true")
+	}
+	if Refers(info, body, pkg.Scope().Lookup("b")) {
+		t.Error("Refers(body, b) = true, want false")
+	}
+	// The declaration defines a; it does not use it.
+	if Refers(info, f.Decls[0], pkg.Scope().Lookup("a")) {
+		t.Error("Refers(decl, a) = true, want false: a definition is not a use")
+	}
+	if Refers(info, body, nil) {
+		t.Error("Refers(body, nil) = true, want false")
+	}
+}

@@ -206,7 +206,7 @@ func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) [
 		if o == c || o.Func != c.Func || o.Deferred || !releaseCmd(o) {
 			continue
 		}
-		same := mentions(r.pass.TypesInfo, o.Expr, v)
+		same := typesx.Refers(r.pass.TypesInfo, o.Expr, v)
 		for _, k := range o.Keys {
 			same = same || m.KeyID(k) == keyID
 		}
@@ -306,18 +306,6 @@ func releaseCmd(o *lockmodel.Call) bool {
 		return o.Compared
 	}
 	return false
-}
-
-// mentions reports whether v appears in n.
-func mentions(info *types.Info, n ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // reaches reports whether the node at to can run after the node at from
