@@ -176,9 +176,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	m.ownedRelease = m.ownedReleasers()
-	if len(m.obtains) > 0 {
-		m.notObtained = importNotObtained(pass)
-	}
+	// Also without an acquire of its own: a call through the package's
+	// own interface is known as one by the error it is tested against.
+	m.notObtained = importNotObtained(pass)
 	m.missTested()
 	m.kept = m.keptSlices()
 	m.dataKeys = m.readNotAcquired()
@@ -204,6 +204,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
 		exportObtainers(m)
+		exportWrappedObtainers(m)
+		exportInterfaceObtainers(m)
 	}
 	return m, nil
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/internal/typesx"
@@ -87,6 +88,121 @@ func exportObtainers(m *Model) {
 			m.Pass.ExportObjectFact(fn, &Obtainer{})
 		}
 	}
+}
+
+// exportWrappedObtainers exports the facts for the package's exported
+// functions that call another lock library's acquire (bsm/redislock's
+// Obtain, another package's Obtainer), whose miss is its error, and
+// return an error variable of the package where they test that error
+// against the library's not-obtained one:
+//
+//	lck, err := c.Obtain(ctx, key, ttl, nil)
+//	if errors.Is(err, redislock.ErrNotObtained) {
+//		return ErrNotObtained
+//	}
+func exportWrappedObtainers(m *Model) {
+	info := m.Pass.TypesInfo
+	for _, f := range m.Pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !fd.Name.IsExported() {
+				continue
+			}
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			res := fn.Type().(*types.Signature).Results()
+			if res.Len() == 0 || !typesx.IsError(res.At(res.Len()-1).Type()) {
+				continue
+			}
+			for _, call := range m.obtains {
+				if call.Pos() < fd.Body.Pos() || call.End() > fd.Body.End() {
+					continue
+				}
+				if v := m.mappedMiss(f, fd, call); v != nil {
+					m.Pass.ExportObjectFact(fn, &Obtainer{})
+					m.Pass.ExportObjectFact(v, &NotObtained{})
+					break
+				}
+			}
+		}
+	}
+}
+
+// exportInterfaceObtainers exports the Obtainer fact for each method of
+// the package's exported interfaces that one of its implementations in
+// the package is an Obtainer: other packages hold the interface (a
+// service's Locker with the lock behind New), and the call names the
+// interface's method, not the type's.
+func exportInterfaceObtainers(m *Model) {
+	for _, im := range exportedInterfaceMethods(m.Pass.Pkg) {
+		for _, impl := range m.implementations(im) {
+			if m.Pass.ImportObjectFact(impl, new(Obtainer)) {
+				m.Pass.ExportObjectFact(im, &Obtainer{})
+				break
+			}
+		}
+	}
+}
+
+// mappedMiss returns the package-level error variable that d returns in
+// an if that tests the error of call, assigned on its own line, against
+// a not-obtained error; nil if there is none.
+func (m *Model) mappedMiss(file *ast.File, d *ast.FuncDecl, call *ast.CallExpr) *types.Var {
+	info := m.Pass.TypesInfo
+	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+	if len(path) < 2 {
+		return nil
+	}
+	as, ok := path[1].(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
+		return nil
+	}
+	id, _ := ast.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident)
+	if id == nil || id.Name == "_" {
+		return nil
+	}
+	errVar := info.ObjectOf(id)
+	if errVar == nil || !typesx.IsError(errVar.Type()) {
+		return nil
+	}
+	var found *types.Var
+	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || !typesx.Refers(info, ifs.Cond, errVar) || !m.testsNotObtained(ifs.Cond) {
+			return false, false
+		}
+		for _, s := range ifs.Body.List {
+			ret, ok := s.(*ast.ReturnStmt)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			last, _ := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+			if last == nil {
+				continue
+			}
+			v, _ := info.Uses[last].(*types.Var)
+			if v != nil && v.Pkg() == m.Pass.Pkg && v.Parent() == m.Pass.Pkg.Scope() && typesx.IsError(v.Type()) {
+				found = v
+				return true, false
+			}
+		}
+		return false, false
+	})
+	return found
+}
+
+// testsNotObtained reports whether cond names a not-obtained error.
+func (m *Model) testsNotObtained(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found && m.NamesNotObtained(e) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // notTakenError returns the package-level error variable of the package

@@ -40,7 +40,12 @@
 // function. A lock package of the module's own is read the
 // same way: an exported function that acquires a lock key and returns
 // the package's own error when the lock is held, or an error it makes
-// there (errors.New, fmt.Errorf), and that error; so are redsync's Mutex Lock,
+// there (errors.New, fmt.Errorf), and that error; so is one that calls
+// another lock library's acquire and returns the package's own error
+// where it tests the library's not-obtained one (if errors.Is(err,
+// redislock.ErrNotObtained) { return ErrNotObtained }), and the method
+// of an exported interface of its package that it implements (a
+// service's Locker); so are redsync's Mutex Lock,
 // LockContext, TryLock and TryLockContext and bsm/redislock's Obtain,
 // whose error is dropped when the call is a statement of its own. Any
 // call whose error the package compares with one of those not-obtained

@@ -94,6 +94,33 @@ func resultTypes(t types.Type) []types.Type {
 	return []types.Type{t}
 }
 
+// readsFrom returns the reads of v in fn that the value assigned at from
+// reaches in source order: those after from and before v's next
+// assignment. A variable reused for every call's error (err = ...) is
+// read for other calls before it and after its next assignment.
+func readsFrom(info *types.Info, fn ast.Node, v *types.Var, from token.Pos) []*ast.Ident {
+	next := token.Pos(-1)
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() <= from || (next >= 0 && as.Pos() >= next) {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+				next = as.Pos()
+			}
+		}
+		return true
+	})
+	var out []*ast.Ident
+	for _, id := range reads(info, fn, v) {
+		if id.Pos() > from && (next < 0 || id.Pos() < next) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // reads returns the identifiers that read v in fn. Assignments to v are
 // not reads, and neither is `_ = v`, which only silences the compiler.
 func reads(info *types.Info, fn ast.Node, v *types.Var) []*ast.Ident {

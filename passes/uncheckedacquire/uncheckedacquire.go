@@ -439,7 +439,7 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 		report("error of %s discarded: the code after it runs without the lock when it is not obtained; return on the error", name)
 		return
 	}
-	ids := reads(pass.TypesInfo, fn, rc.err)
+	ids := readsFrom(pass.TypesInfo, fn, rc.err, call.End())
 	if len(ids) == 0 {
 		report("error of %s never read: the code after it runs without the lock when it is not obtained; return on the error", name)
 		return
