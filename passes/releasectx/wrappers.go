@@ -112,7 +112,9 @@ type implPair struct{ method, impl *types.Func }
 // implementation's method, and the method gets its facts (a narrow
 // interface a service declares for its tests over the client type of
 // a package it imports). With several implementations the call may be
-// any of them, and a mock in a test is none, so nothing is assumed.
+// any of them, and a mock in a test is none, so nothing is assumed,
+// unless only one of them sends commands (a Redis locker beside an
+// in-memory fallback).
 // Found once per package.
 func (a *checker) singleImpls() []implPair {
 	if a.impls != nil {
@@ -161,18 +163,39 @@ func (a *checker) singleImpls() []implPair {
 			}
 		}
 	}
+	// Types of the package whose methods send a command: of several
+	// implementations, those that send none (an in-memory fallback) cannot
+	// leave a key behind, so the call that matters is the Redis one's.
+	sends := map[*types.TypeName]bool{}
+	for _, c := range a.m.Calls {
+		if c.Decl == nil || c.Decl.Recv == nil {
+			continue
+		}
+		if fn, _ := a.pass.TypesInfo.Defs[c.Decl.Name].(*types.Func); fn != nil {
+			if named, ok := types.Unalias(deref(fn.Type().(*types.Signature).Recv().Type())).(*types.Named); ok {
+				sends[named.Obj()] = true
+			}
+		}
+	}
 	for _, tn := range ifaces {
 		iface := tn.Type().Underlying().(*types.Interface)
-		var impl types.Type
-		n := 0
+		var impl, redisImpl types.Type
+		n, redis := 0, 0
 		for _, c := range concrete {
 			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
 				if types.Implements(t, iface) {
 					impl = t
 					n++
+					if c.Pkg() != a.pass.Pkg || sends[c] {
+						redisImpl = t
+						redis++
+					}
 					break
 				}
 			}
+		}
+		if n != 1 && redis == 1 {
+			impl, n = redisImpl, 1
 		}
 		if n != 1 {
 			continue
