@@ -74,7 +74,10 @@
 // is no such release), a delete in a function named
 // for forcing a release (ForceRelease beside an owner-checked Release,
 // which deletes whoever holds the key by design) or whose doc comment
-// says it forces one ("Unlock force-clears the migration lock"), the
+// says it forces one ("Unlock force-clears the migration lock"), a
+// delete in the branch of an if whose condition names forcing (if
+// req.Force, if c.Query("force") == "1": an operator clearing a lock a
+// dead run left), the
 // release of a lock
 // that every acquire takes with no TTL and nothing gives one (no lease can
 // lapse, so no later holder can be deleted; setnxexpire reports the
