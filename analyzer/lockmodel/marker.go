@@ -7,6 +7,7 @@ package lockmodel
 import (
 	"cmp"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -25,7 +26,7 @@ import (
 // throttle key built from the caller's arguments), count: a key that comes in from outside may be released where it came
 // from.
 func (m *Model) Marker(c *Call) bool {
-	if m.unreleasedEntry(c) || m.onlyTakenField(c) {
+	if m.unreleasedEntry(c) || m.onlyTakenField(c) || m.privateFamilyOnce(c) {
 		return true
 	}
 	key := c.Key()
@@ -616,6 +617,44 @@ func (m *Model) logCall(call *ast.CallExpr) bool {
 		return sig.Results().Len() == 0 && logMethods[strings.ToLower(fn.Name())]
 	}
 	return false
+}
+
+// privateFamilyOnce reports whether c acquires a key that an unexported
+// constant of the package makes (the constant, or the constant followed
+// by the caller's parts: beaconPrefix + id), where that constant is named
+// nowhere else: no other command of the package touches the key, and no
+// caller can name it to release it. A helper that takes the key may drop
+// one too (a with-lock helper), so c goes through none that does.
+func (m *Model) privateFamilyOnce(c *Call) bool {
+	key := c.Key()
+	if !c.Acquires() || key == nil || c.Via != nil && m.Drops(c.Via) {
+		return false
+	}
+	head := ast.Unparen(key)
+	if b, ok := head.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		for {
+			x, ok := ast.Unparen(b.X).(*ast.BinaryExpr)
+			if !ok || x.Op != token.ADD {
+				break
+			}
+			b = x
+		}
+		head = ast.Unparen(b.X)
+	}
+	id, ok := head.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj, ok := m.Pass.TypesInfo.Uses[id].(*types.Const)
+	if !ok || obj.Exported() || obj.Pkg() != m.Pass.Pkg || obj.Parent() != m.Pass.Pkg.Scope() {
+		return false
+	}
+	for use, o := range m.Pass.TypesInfo.Uses {
+		if o == obj && use != id {
+			return false
+		}
+	}
+	return true
 }
 
 // privateKey reports whether key is an unexported constant of the package

@@ -92,7 +92,11 @@
 // command (r.op.SetNx(ctx, key, "", interval)), or when the acquire's
 // result is returned (a TryLock gate) on a key that is an unexported
 // constant the package names only in its commands, unless some call of
-// the package hands such a key to code the analyzer does not read. Another
+// the package hands such a key to code the analyzer does not read; so
+// does a key that an unexported constant names or prefixes (beaconPrefix
+// + id) when the package names that constant nowhere else and the helper
+// that takes it drops no key: no command here touches the key again, and
+// no caller can name it. Another
 // take of a key that may be this one (a throttle helper's SETNX of its
 // parameter) releases nothing and does not count. No owner check reads
 // its value, so there is nothing a token protects.
