@@ -277,6 +277,10 @@ func (m *Model) NotObtainedError(obj types.Object) bool {
 // packages the package uses that carry a NotObtained fact; passes read
 // them from the model, not from the facts.
 func importNotObtained(pass *analysis.Pass) map[types.Object]bool {
+	if pass.TypesInfo == nil {
+		// A package whose types could not be built at all.
+		return nil
+	}
 	var out map[types.Object]bool
 	for _, obj := range pass.TypesInfo.Uses {
 		v, ok := obj.(*types.Var)
