@@ -79,7 +79,7 @@ func exportObtainers(m *Model) {
 			// error says a duplicate, and nothing runs under it.
 			continue
 		}
-		v, fresh := m.notTakenError(d, info.ObjectOf(id))
+		v, fresh := m.notTakenError(d, info.ObjectOf(id), nil)
 		switch {
 		case v != nil:
 			m.Pass.ExportObjectFact(fn, &Obtainer{})
@@ -167,30 +167,8 @@ func (m *Model) mappedMiss(file *ast.File, d *ast.FuncDecl, call *ast.CallExpr) 
 	if errVar == nil || !typesx.IsError(errVar.Type()) {
 		return nil
 	}
-	var found *types.Var
-	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || !typesx.Refers(info, ifs.Cond, errVar) || !m.testsNotObtained(ifs.Cond) {
-			return false, false
-		}
-		for _, s := range ifs.Body.List {
-			ret, ok := s.(*ast.ReturnStmt)
-			if !ok || len(ret.Results) == 0 {
-				continue
-			}
-			last, _ := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
-			if last == nil {
-				continue
-			}
-			v, _ := info.Uses[last].(*types.Var)
-			if v != nil && v.Pkg() == m.Pass.Pkg && v.Parent() == m.Pass.Pkg.Scope() && typesx.IsError(v.Type()) {
-				found = v
-				return true, false
-			}
-		}
-		return false, false
-	})
-	return found
+	v, _ := m.notTakenError(d, errVar, m.testsNotObtained)
+	return v
 }
 
 // testsNotObtained reports whether cond names a not-obtained error.
@@ -207,15 +185,16 @@ func (m *Model) testsNotObtained(cond ast.Expr) bool {
 
 // notTakenError returns the package-level error variable of the package
 // that d returns, as its last result, in the body of an if whose
-// condition reads reply, or nil; and whether that body returns an error
-// it makes instead (errors.New, fmt.Errorf).
-func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object) (*types.Var, bool) {
+// condition reads reply (and, when tests is not nil, satisfies it), or
+// nil; and whether that body returns an error it makes instead
+// (errors.New, fmt.Errorf).
+func (m *Model) notTakenError(d *ast.FuncDecl, reply types.Object, tests func(ast.Expr) bool) (*types.Var, bool) {
 	info := m.Pass.TypesInfo
 	var found *types.Var
 	fresh := false
 	typesx.OutsideClosures(d.Body, func(n ast.Node) (bool, bool) {
 		ifs, ok := n.(*ast.IfStmt)
-		if !ok || !typesx.Refers(info, ifs.Cond, reply) {
+		if !ok || !typesx.Refers(info, ifs.Cond, reply) || tests != nil && !tests(ifs.Cond) {
 			return false, false
 		}
 		for _, s := range ifs.Body.List {
