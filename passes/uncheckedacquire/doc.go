@@ -28,7 +28,9 @@
 // or use fix.Obtain from github.com/locklint/locklint/analyzer/fix,
 // whose error says whether the lock was taken. Its error must be checked
 // too: `l, _ := fix.Obtain(...)`, a check of ErrNotObtained alone
-// that lets every other error fall into the work, and a branch on
+// that lets every other error fall into the work (a second test, if
+// err == nil { defer l.Release(ctx) }, only chooses the release and
+// checks nothing), and a branch on
 // ErrNotObtained or on err != nil that only logs and falls through into
 // the work, are reported; an err != nil in the else-if of an
 // ErrNotObtained test that returns holds for the other errors only, and

@@ -462,10 +462,18 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 			return
 		}
 	}
+	// A read that only chooses whether to defer the release (if err == nil
+	// { defer Release }) lets the work run either way: it is no test.
+	tested := false
 	for _, id := range ids {
-		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test == nil {
+		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test != nil {
+			tested = true
+		} else if !onlyChoosesDefer(file, []*ast.Ident{id}) {
 			return
 		}
+	}
+	if !tested {
+		return
 	}
 	report("only %s's not-obtained error is checked: any other error runs the code after it without the lock; return on every error", name)
 }
