@@ -75,7 +75,9 @@
 // with one implementation (in the package, or a type of a package it
 // imports: a narrow interface declared for tests over the service or
 // client type; or one that sends commands beside in-memory fallbacks
-// that send none), up to a few layers and across packages.
+// that send none), or with several that each release under the same
+// parameter (a Locker over redislock beside one over redsync), up to a
+// few layers and across packages.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a WithTimeout longer than

@@ -60,6 +60,7 @@ type checker struct {
 	fieldDeferrers map[*types.Func]*types.Var
 	decls          []*ast.FuncDecl
 	impls          *[]implPair
+	sets           *[]implSet
 }
 
 func run(pass *analysis.Pass) (any, error) {

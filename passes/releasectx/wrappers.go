@@ -80,12 +80,41 @@ func (a *checker) releasesUnder(candidate func(*ast.FuncDecl) bool, ctxArg func(
 }
 
 // interfaceReleasers makes a method of an interface declared in the
-// package a releaser when its one implementation here is (singleImpls).
+// package a releaser when its one implementation here is (singleImpls),
+// or when each of its several implementations releases under the same
+// parameter (a Locker over redislock beside one over redsync): a call
+// through the interface is one of them, whichever it is.
 func (a *checker) interfaceReleasers() {
 	for _, p := range a.singleImpls() {
 		if ctx, ok := a.releaser(p.impl); ok {
 			a.releasers[p.method] = ctx
 			a.export(p.method, &Releaser{Ctx: ctx})
+		}
+	}
+	for _, set := range a.implSets() {
+		if len(set.all) < 2 {
+			continue
+		}
+		for i := range set.iface.NumExplicitMethods() {
+			m := set.iface.ExplicitMethod(i)
+			if _, done := a.releasers[m]; done {
+				continue
+			}
+			ctx, all := -1, true
+			for _, t := range set.all {
+				obj, _, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, m.Name())
+				fn, _ := obj.(*types.Func)
+				c, ok := a.releaser(fn)
+				if !ok || (ctx >= 0 && c != ctx) {
+					all = false
+					break
+				}
+				ctx = c
+			}
+			if all {
+				a.releasers[m] = ctx
+				a.export(m, &Releaser{Ctx: ctx})
+			}
 		}
 	}
 }
@@ -105,16 +134,25 @@ func (a *checker) export(fn *types.Func, fact analysis.Fact) {
 // method of the interface's one implementation there.
 type implPair struct{ method, impl *types.Func }
 
+// implSet is an interface declared in the package, the types that
+// implement it among the package's types (outside test files) and the
+// exported types of the packages it imports that carry this analyzer's
+// facts, and those of them that send commands: of several
+// implementations, those that send none (an in-memory fallback) cannot
+// leave a key behind. A type of another package counts as sending.
+type implSet struct {
+	iface        *types.Interface
+	all, sending []types.Type
+}
+
 // singleImpls returns the methods of the interfaces declared in the
-// package that have exactly one implementation among the package's
-// types, outside test files, and the exported types of the packages it
-// imports: a call through the interface is a call of that
-// implementation's method, and the method gets its facts (a narrow
-// interface a service declares for its tests over the client type of
-// a package it imports). With several implementations the call may be
-// any of them, and a mock in a test is none, so nothing is assumed,
-// unless only one of them sends commands (a Redis locker beside an
-// in-memory fallback).
+// package that have exactly one implementation (implSets): a call
+// through the interface is a call of that implementation's method, and
+// the method gets its facts (a narrow interface a service declares for
+// its tests over the client type of a package it imports). With several
+// implementations the call may be any of them, and a mock in a test is
+// none, so nothing is assumed, unless only one of them sends commands (a
+// Redis locker beside an in-memory fallback).
 // Found once per package.
 func (a *checker) singleImpls() []implPair {
 	if a.impls != nil {
@@ -122,6 +160,35 @@ func (a *checker) singleImpls() []implPair {
 	}
 	var out []implPair
 	defer func() { a.impls = &out }()
+	for _, set := range a.implSets() {
+		var impl types.Type
+		switch {
+		case len(set.all) == 1:
+			impl = set.all[0]
+		case len(set.sending) == 1:
+			impl = set.sending[0]
+		default:
+			continue
+		}
+		for i := range set.iface.NumExplicitMethods() {
+			m := set.iface.ExplicitMethod(i)
+			obj, _, _ := types.LookupFieldOrMethod(impl, true, a.pass.Pkg, m.Name())
+			if fn, ok := obj.(*types.Func); ok {
+				out = append(out, implPair{method: m, impl: fn})
+			}
+		}
+	}
+	return out
+}
+
+// implSets returns the package's interfaces and their implementations.
+// Found once per package.
+func (a *checker) implSets() []implSet {
+	if a.sets != nil {
+		return *a.sets
+	}
+	var out []implSet
+	defer func() { a.sets = &out }()
 	scope := a.pass.Pkg.Scope()
 	var ifaces, concrete []*types.TypeName
 	for _, name := range scope.Names() {
@@ -163,9 +230,6 @@ func (a *checker) singleImpls() []implPair {
 			}
 		}
 	}
-	// Types of the package whose methods send a command: of several
-	// implementations, those that send none (an in-memory fallback) cannot
-	// leave a key behind, so the call that matters is the Redis one's.
 	sends := map[*types.TypeName]bool{}
 	for _, c := range a.m.Calls {
 		if c.Decl == nil || c.Decl.Recv == nil {
@@ -178,34 +242,20 @@ func (a *checker) singleImpls() []implPair {
 		}
 	}
 	for _, tn := range ifaces {
-		iface := tn.Type().Underlying().(*types.Interface)
-		var impl, redisImpl types.Type
-		n, redis := 0, 0
+		set := implSet{iface: tn.Type().Underlying().(*types.Interface)}
 		for _, c := range concrete {
 			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
-				if types.Implements(t, iface) {
-					impl = t
-					n++
+				if types.Implements(t, set.iface) {
+					set.all = append(set.all, t)
 					if c.Pkg() != a.pass.Pkg || sends[c] {
-						redisImpl = t
-						redis++
+						set.sending = append(set.sending, t)
 					}
 					break
 				}
 			}
 		}
-		if n != 1 && redis == 1 {
-			impl, n = redisImpl, 1
-		}
-		if n != 1 {
-			continue
-		}
-		for i := range iface.NumExplicitMethods() {
-			m := iface.ExplicitMethod(i)
-			obj, _, _ := types.LookupFieldOrMethod(impl, true, a.pass.Pkg, m.Name())
-			if fn, ok := obj.(*types.Func); ok {
-				out = append(out, implPair{method: m, impl: fn})
-			}
+		if len(set.all) > 0 {
+			out = append(out, set)
 		}
 	}
 	return out
