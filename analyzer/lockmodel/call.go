@@ -114,6 +114,10 @@ type Call struct {
 	// Compared is true for a GET whose reply is compared with == or !=,
 	// directly or through the variable it is assigned to: an owner check.
 	Compared bool
+	// Record is true for a command of a record store's method, or of a
+	// forwarder to one, on a key its caller gives (recordstore.go): the
+	// key holds a record, not a lock.
+	Record bool
 }
 
 // Key returns the first key, or nil.

@@ -118,6 +118,7 @@ func (b *builder) collect(files []*ast.File) {
 		c.Module = strings.TrimSuffix(c.Module, "/internal/cmds")
 		b.add(cur, c)
 	})
+	b.m.markRecordStores()
 	b.forward()
 	// Whether an INCR's count only starts a window is known once the
 	// EXPIREs after it are commands of the model.

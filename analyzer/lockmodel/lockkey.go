@@ -91,6 +91,10 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		return NotLock, Why{}
 	}
 	k := m.refOf(key)
+	if m.recordStored(c, k.id) {
+		// A record store's key: its value is read back as a record.
+		return NotLock, Why{}
+	}
 	if m.dataKeys[k.id] && !m.claimsChecked(c, k.id) {
 		// Read as data and never acquired: usage outweighs any name,
 		// unless c's own function checks the key's holder before it

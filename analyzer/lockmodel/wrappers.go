@@ -49,6 +49,9 @@ type Forwarder struct {
 	// (Value == -1), when StoredKnown: markProcessed(key) sets "processed".
 	Stored      string
 	StoredKnown bool
+	// Record is true when the function is a record store's method
+	// (recordstore.go): the key it is given holds a record.
+	Record bool
 }
 
 func (*Forwarder) AFact() {}
@@ -179,7 +182,7 @@ func (m *Model) summarize(d *ast.FuncDecl, calls []*Call) *Forwarder {
 		module = m.Pass.Pkg.Path()
 	}
 	f := &Forwarder{Command: c.Command, Flags: c.Flags, Client: c.Client, Module: module,
-		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL), Script: -1, Args: -1}
+		Ctx: param(c.Ctx), Key: -1, Value: param(c.Value), TTL: scaled(c.TTL), Script: -1, Args: -1, Record: c.Record}
 	if c.Command == CmdEval {
 		if !m.scriptForward(c, f, sig, param) {
 			return nil
@@ -345,7 +348,7 @@ func (b *builder) forwarded(call *ast.CallExpr, fn *types.Func, f *Forwarder) *C
 		return b.rawForwarded(call, fn, f)
 	}
 	c := &Call{Command: f.Command, Flags: f.Flags, Client: f.Client, Module: f.Module, Expr: call, Via: fn,
-		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call)}
+		ViaLock: f.Judged, Ctx: argAt(f.Ctx), Value: argAt(f.Value), Recv: recvOf(call), Record: f.Record}
 	if f.Value < 0 {
 		c.Stored, c.StoredKnown = f.Stored, f.StoredKnown
 	}

@@ -81,7 +81,10 @@
 // constant other than every constant the package's acquires of the key
 // store (an idempotency claim's "processing" overwritten with
 // "processed": the record's next state, where a renewal writes the
-// holder's value again), and writes in _test.go
+// holder's value again), a SET of a key whose value the package reads
+// back and decodes as a record (an idempotency store's Commit of the
+// response over its in-flight entry, which its Load decodes), and
+// writes in _test.go
 // files, which often set up a lock held by someone else (set -tests to
 // check those too).
 //
