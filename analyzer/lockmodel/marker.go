@@ -428,7 +428,7 @@ func (m *Model) wholeKey(k ast.Expr) bool {
 // onlyTakenField reports whether c takes a key held in a field of its
 // receiver that the package uses for nothing else: every read of the
 // field is the key of a SET NX or SETNX (an init marker, SET <ns>_lock NX, that
-// Init takes once and nothing gives back). The field's type's methods
+// Init takes once and nothing gives back), or is named in a log line. The field's type's methods
 // are all here, and none releases, renews, reads or passes on that key:
 // the value guards nothing, and a missing TTL is the marker's design.
 func (m *Model) onlyTakenField(c *Call) bool {
@@ -462,6 +462,18 @@ func (m *Model) onlyTakenField(c *Call) bool {
 	for _, f := range m.Pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.CallExpr:
+				// A log line that names the key (zap.String("key", e.key))
+				// neither gives it back nor checks it.
+				if m.logCall(n) {
+					ast.Inspect(n, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							stores[id] = true
+						}
+						return true
+					})
+					return false
+				}
 			case *ast.KeyValueExpr:
 				if id, ok := n.Key.(*ast.Ident); ok {
 					stores[id] = true

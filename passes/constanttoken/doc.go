@@ -86,7 +86,8 @@
 //
 // An acquire of a key that nothing in the package releases, renews or
 // reads back stays silent too: a once-per-period marker, an init marker
-// held in a field of a type whose methods only ever take it, or a
+// held in a field of a type whose methods only ever take it (and name
+// it in a log line: a tick-scoped leader marker), or a
 // setting's default written at start-up whose error alone is returned,
 // also when taken through the service's own layer that forwards the
 // command (r.op.SetNx(ctx, key, "", interval)), or when the acquire's

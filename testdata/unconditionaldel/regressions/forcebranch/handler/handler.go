@@ -1,12 +1,15 @@
 // Package forcebranch pins the held-out false report of an operator's
 // forced clearing (KeyOps's schedule-run handler): when the run's lock is
 // held, a manual trigger with force=1 deletes whatever lock a dead run
-// left and tries once more. The branch names the forcing; its missing
+// left and tries once more (a query parameter, or a request field
+// Force). The branch names the forcing; its missing
 // owner check is the point. The twin deletes on the same miss behind a
 // parameter that merely contains the letters (enforce).
 package handler
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -51,6 +54,33 @@ func (h *Handler) Trigger(w http.ResponseWriter, r *http.Request) {
 	}
 	defer lock.Unlock()
 	h.run(scheduleID)
+}
+
+type TriggerRequest struct {
+	ScheduleID string
+	Force      bool
+}
+
+// Near miss (silent): the identifier form, a request's Force flag.
+func (h *Handler) TriggerRequest(ctx context.Context, req TriggerRequest) error {
+	lockKey := "ai_assistant:schedule_run:" + req.ScheduleID
+	lock := distributed.NewRedisLock(h.rdb, lockKey, time.Hour)
+	ok, err := lock.TryLock()
+	if err != nil {
+		return err
+	}
+	if !ok && req.Force {
+		_ = h.rdb.Del(ctx, lockKey).Err()
+		if ok, err = lock.TryLock(); err != nil {
+			return err
+		}
+	}
+	if !ok {
+		return errors.New("a run is in progress")
+	}
+	defer lock.Unlock()
+	h.run(req.ScheduleID)
+	return nil
 }
 
 // Must report: a parameter that only contains the letters.
