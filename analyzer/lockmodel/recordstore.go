@@ -61,8 +61,8 @@ func (m *Model) markRecordStores() {
 	}
 }
 
-// storeType returns the receiver type of c's method when c's key is
-// built from a parameter of that method and neither the type's name nor
+// storeType returns the receiver type of c's method when c's key is a
+// parameter of that method, whole, and neither the type's name nor
 // the method's has a lock word; nil otherwise.
 func (m *Model) storeType(c *Call) *types.TypeName {
 	d := c.Decl
@@ -78,16 +78,13 @@ func (m *Model) storeType(c *Call) *types.TypeName {
 	if fn == nil {
 		return nil
 	}
-	sig := fn.Type().(*types.Signature)
-	fromParam := false
-	for i := range sig.Params().Len() {
-		if typesx.Refers(m.Pass.TypesInfo, c.Key(), sig.Params().At(i)) {
-			fromParam = true
-		}
-	}
-	if !fromParam || m.keys.lockish(c.Key(), 0, map[ast.Node]bool{}) {
+	// The key as the caller gives it: a key the method builds (jobKey(id),
+	// "lock:"+id) is of a family, which the family rule weighs instead,
+	// and the type's other families may well be locks.
+	if _, ok := m.paramOf(fn, c.Key()); !ok || m.keys.lockish(c.Key(), 0, map[ast.Node]bool{}) {
 		return nil
 	}
+	sig := fn.Type().(*types.Signature)
 	t := sig.Recv().Type()
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
