@@ -169,11 +169,14 @@ func (w *keptWalk) after(body *ast.BlockStmt) ([]ast.Stmt, bool) {
 	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		list := typesx.Stmts(n)
 		for i, s := range list {
-			if s != w.take.Stmt {
+			ifs, isIf := s.(*ast.IfStmt)
+			// if ok, _ := rdb.SetNX(...); !ok { ... }: the take is the
+			// if's init, its reply tested by the condition.
+			inInit := isIf && ifs.Init != nil && ifs.Init == w.take.Stmt && w.mentions(ifs.Cond)
+			if s != w.take.Stmt && !inInit {
 				continue
 			}
-			ifs, isIf := s.(*ast.IfStmt)
-			if !isIf || !contains(ifs.Cond, w.take.Expr) {
+			if !isIf || !contains(ifs.Cond, w.take.Expr) && !inInit {
 				rest, ok = list[i+1:], true
 				return true, false
 			}

@@ -182,7 +182,7 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 	}
 	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 		var maker string
-		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg {
+		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg || m.foreignKeyMaker(call) {
 			maker = "func " + fn.FullName()
 		} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			// A key builder injected into a struct field (s.keyFunc(chat)):
@@ -209,6 +209,39 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 		}
 	}
 	return m.keyFamily(key)
+}
+
+// foreignKeyMaker reports whether call is a function or method of
+// another package of the service that returns a string: a key maker of
+// one kind of key (rediskey.GuildTokenLock(guild, token)), or a client
+// wrapper prefixing the service's namespace to a constant
+// (rdb.Key("lock:scheduler:promo")). A variadic one joins whatever it is
+// given, so only its constant arguments say the kind.
+func (m *Model) foreignKeyMaker(call *ast.CallExpr) bool {
+	info := m.Pass.TypesInfo
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	first, _, _ := strings.Cut(path, "/")
+	inMain := m.Pass.Module != nil && m.Pass.Module.Path != "" && (path == m.Pass.Module.Path || strings.HasPrefix(path, m.Pass.Module.Path+"/"))
+	if !inMain && !strings.Contains(first, ".") {
+		return false // the standard library
+	}
+	sig := fn.Signature()
+	if sig.Results().Len() != 1 || !typesx.IsString(sig.Results().At(0).Type()) || sig.Params().Len() == 0 {
+		return false
+	}
+	if !sig.Variadic() {
+		return true
+	}
+	for _, a := range call.Args {
+		if _, ok := constStringOf(info, a); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // readFamilies returns the families (counterFamily) of the keys the

@@ -55,12 +55,17 @@ func (m *Model) Marker(c *Call) bool {
 	// (fmt.Sprintf("bonus:lock:%s:%s", user, day)) is released, if
 	// anywhere in the package, by a command on a key of the same text.
 	var text string
+	texts := map[string]bool{}
 	if !closed && !ok {
 		// A parameter of an unexported function that only its callers
 		// here name, each passing a key that one helper makes.
 		fam, sites, index, ok = m.helperParam(c, key)
 		if !ok {
-			if text, ok = m.builtKey(key); !ok {
+			if text, ok = m.builtKey(key); ok {
+				texts[text] = true
+			} else if sites, index, texts, ok = m.builtParam(c, key); !ok {
+				// Nor each call of a dedupe helper (acquireLock(k, ttl)) a
+				// key built from a constant text.
 				return false
 			}
 		}
@@ -88,9 +93,9 @@ func (m *Model) Marker(c *Call) bool {
 		for _, k := range o.Keys {
 			f, fok := m.helperKey(k)
 			touches := m.KeyID(k) == id || fam != nil && fok && f == fam
-			if text != "" && !touches {
+			if len(texts) > 0 && !touches {
 				t, tok := m.counterFamily(k)
-				touches = tok && t == text
+				touches = tok && texts[t]
 				if !touches && m.wholeKey(k) {
 					// A key that comes in whole may be this one.
 					touched = cmp.Or(touched, k)
@@ -101,9 +106,10 @@ func (m *Model) Marker(c *Call) bool {
 				touched, whole = cmp.Or(touched, k), false
 			}
 		}
-		if touched == nil || whole && o.Acquires() && !o.ReleasesOrChecks() {
+		if touched == nil || (whole || o.Decl != c.Decl) && o.Acquires() && !o.ReleasesOrChecks() {
 			// Another take of a key that may be this one (a throttle
-			// helper's SETNX of its parameter) releases nothing.
+			// helper's SETNX of its parameter, another handler's take of
+			// the same marker) releases nothing.
 			continue
 		}
 		// A delete that only undoes the take when the work failed leaves
@@ -182,6 +188,36 @@ func (m *Model) helperParam(c *Call, key ast.Expr) (*types.Func, []callSite, int
 		fam = f
 	}
 	return fam, sites, p.index, true
+}
+
+// builtParam is helperParam for a parameter whose every call passes a
+// key built from a constant text ("d:i:"+id, "lock:exec:"+id): the texts
+// of those keys.
+func (m *Model) builtParam(c *Call, key ast.Expr) ([]callSite, int, map[string]bool, bool) {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok || c.Decl == nil {
+		return nil, 0, nil, false
+	}
+	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
+	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn {
+		return nil, 0, nil, false
+	}
+	sites, ok := m.defs.calledOnly(p.fn, true)
+	if !ok || len(sites) == 0 {
+		return nil, 0, nil, false
+	}
+	texts := map[string]bool{}
+	for _, s := range sites {
+		if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() {
+			return nil, 0, nil, false
+		}
+		t, ok := m.builtKey(s.call.Args[p.index])
+		if !ok {
+			return nil, 0, nil, false
+		}
+		texts[t] = true
+	}
+	return sites, p.index, texts, true
 }
 
 // helperKey returns the unexported helper of the package that makes key
@@ -278,8 +314,11 @@ func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 		if found || !ok || call == by || m.byID[call] != nil {
 			return !found
 		}
-		if m.logCall(call) {
-			// A log line names the key; it hands it to nobody.
+		if m.logCall(call) || m.builderCall(call) || inSync(m.Pass.TypesInfo, call) {
+			// A log line names the key, a command builder
+			// (B().Set().Key(k)) writes it into the command, an
+			// in-process fallback (a sync.Map's LoadOrStore) keeps it in
+			// memory: none hands it to code that could release it.
 			return true
 		}
 		for i, a := range call.Args {
@@ -290,6 +329,12 @@ func (m *Model) passesKey(d *ast.FuncDecl, by *ast.CallExpr, id string) bool {
 		return !found
 	})
 	return found
+}
+
+// inSync reports whether call is a function or method of package sync.
+func inSync(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync"
 }
 
 // handsOn reports whether a call of the package that the model does not
@@ -396,6 +441,9 @@ func (m *Model) builtKey(key ast.Expr) (string, bool) {
 		return "", false
 	}
 	if _, consts := m.keyFamily(key); !consts {
+		if fam, ok := m.counterFamily(key); ok && strings.HasPrefix(fam, "func ") && strings.Contains(fam, `"`) {
+			return fam, true // made by a namespace method from a constant
+		}
 		return "", false
 	}
 	return m.counterFamily(key)

@@ -13,6 +13,13 @@ func isRueidisCmds(path string) bool {
 	return path == "github.com/redis/rueidis/internal/cmds" || path == "github.com/valkey-io/valkey-go/internal/cmds"
 }
 
+// builderCall reports whether call is a method of rueidis's or
+// valkey-go's command builder.
+func (m *Model) builderCall(call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && isRueidisCmds(fn.Pkg().Path())
+}
+
 // rueidisCommands maps the builder method that starts a command
 // (client.B().Setnx()) to the model.
 var rueidisCommands = map[string]Command{

@@ -64,7 +64,7 @@ func (m *Model) releasedElsewhere(c *Call, key ast.Expr) bool {
 		if o.Decl == c.Decl || o.Decl == nil || !o.Command.IsDelete() || o.Key() == nil {
 			continue
 		}
-		if f, ok := m.counterFamily(o.Key()); ok && f == fam {
+		if f, ok := m.counterFamily(o.Key()); ok && f == fam && !m.takesFamilyBefore(o, fam) {
 			elsewhere = true
 			break
 		}
@@ -78,6 +78,21 @@ func (m *Model) releasedElsewhere(c *Call, key ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// takesFamilyBefore reports whether o's function takes a key of family
+// fam before o: its delete gives back its own take (another handler's
+// undo of the same marker), not a lock that a take elsewhere holds.
+func (m *Model) takesFamilyBefore(o *Call, fam string) bool {
+	for _, t := range m.Calls {
+		if t.Decl != o.Decl || !t.Acquires() || t.Pos() >= o.Pos() || t.Key() == nil {
+			continue
+		}
+		if f, ok := m.counterFamily(t.Key()); ok && f == fam {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyDelete reports whether c is the only delete of key in its function,
