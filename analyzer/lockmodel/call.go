@@ -102,7 +102,8 @@ type Call struct {
 	// as an acquire, the caller that made the counter 1 holds the key.
 	TakesFirst bool
 	// Window is true for an INCR whose count is only compared with 1 to
-	// set the key's TTL: a lockout or rate-limit window's counter.
+	// set the key's TTL, or is compared with a limit: a lockout or
+	// rate-limit window's counter.
 	Window bool
 	// Via is the user function or method the command is sent through (a
 	// wrapper interface, a forwarding helper), or nil for a client call.

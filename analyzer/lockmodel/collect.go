@@ -125,6 +125,8 @@ func (b *builder) collect(files []*ast.File) {
 	for _, c := range b.m.Calls {
 		if c.TakesFirst && b.windowOnly(c) {
 			c.TakesFirst, c.Window = false, true
+		} else if c.Command == CmdIncr && !c.TakesFirst && !c.Queued && b.countAgainstLimit(c) {
+			c.Window = true
 		}
 	}
 }

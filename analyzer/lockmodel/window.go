@@ -62,6 +62,33 @@ func (b *builder) replyVars(c *Call) []types.Object {
 	return nil
 }
 
+// countAgainstLimit reports whether an INCR's count is compared with a
+// limit (n < max, n >= 5) and never with 1: a rate limit's or lockout's
+// counter, whose increment takes nothing.
+func (b *builder) countAgainstLimit(c *Call) bool {
+	vars := b.replyVars(c)
+	if len(vars) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(c.Func, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch be.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			for _, side := range []ast.Expr{be.X, be.Y} {
+				if id, ok := ast.Unparen(side).(*ast.Ident); ok && b.usesVar(id, vars) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // usesVar reports whether id reads one of vars (its definition does not).
 func (b *builder) usesVar(id *ast.Ident, vars []types.Object) bool {
 	obj := b.pass.TypesInfo.Uses[id]
