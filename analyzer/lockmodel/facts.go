@@ -290,6 +290,7 @@ func reportsSuccess(t types.Type) bool {
 	if !ok {
 		return false
 	}
+	handle := false
 	for i := range sig.Results().Len() {
 		r := sig.Results().At(i).Type()
 		if typesx.IsBool(r) {
@@ -298,8 +299,18 @@ func reportsSuccess(t types.Type) bool {
 		if types.Identical(r, types.Universe.Lookup("error").Type()) {
 			return true
 		}
+		handle = handle || LockHandle(r)
 	}
-	return false
+	// A helper that returns only the lock, nil when it was not obtained
+	// (func TakeLock(key string) *redislock.Lock), says so with the nil.
+	return handle
+}
+
+// LockHandle reports whether t is a pointer to a lock library's handle,
+// which its acquire returns nil on failure: a nil handle is a miss.
+func LockHandle(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	return ok && typesx.IsNamed(p.Elem(), "github.com/bsm/redislock", "Lock")
 }
 
 // namedIdent returns the identifier an expression names: x, or the Sel of

@@ -87,9 +87,10 @@ func (o *outcomes) results() []outcome {
 	default:
 		ts = []types.Type{t}
 	}
-	hasBool := false
+	hasBool, says := false, false
 	for _, t := range ts {
 		hasBool = hasBool || typesx.IsBool(t)
+		says = says || typesx.IsBool(t) || typesx.IsError(t)
 	}
 	out := make([]outcome, len(ts))
 	for i, t := range ts {
@@ -110,6 +111,11 @@ func (o *outcomes) results() []outcome {
 			out[i] = isNil
 		case typesx.IsError(t) && !o.quietErr:
 			out[i] = notNil
+		case !o.command && !says && lockmodel.LockHandle(t) && o.success:
+			// A helper with no bool or error says a miss with a nil lock.
+			out[i] = notNil
+		case !o.command && !says && lockmodel.LockHandle(t):
+			out[i] = isNil
 		case o.command && isReply(t) && o.success:
 			out[i] = replyOK
 		case o.command && isReply(t):
