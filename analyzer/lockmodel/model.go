@@ -18,6 +18,12 @@ type Model struct {
 
 	keys *keyIndex
 	defs *defIndex
+
+	// dropped are the identities and families of the keys the package hands to a
+	// function of another package that drops the key it is given
+	// (held.go), built once on first use.
+	dropped     map[string]bool
+	droppedOnce sync.Once
 	// graphs are the control-flow graphs the passes asked for (Graph).
 	graphsMu sync.Mutex
 	graphs   map[*ast.BlockStmt]*cfg.CFG
@@ -127,7 +133,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil), (*TakesLock)(nil), (*DropsKey)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil), (*TakesLock)(nil), (*DropsKey)(nil), (*ScriptVar)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -148,6 +154,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if HoldsMainModuleFacts(pass) {
 			m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 			exportTokenHelpers(m)
+			exportScriptVars(m)
 		}
 		return m, nil
 	}
@@ -203,6 +210,7 @@ func run(pass *analysis.Pass) (any, error) {
 	exportTakers(m)
 	if HoldsMainModuleFacts(pass) {
 		exportTokenHelpers(m)
+		exportScriptVars(m)
 		exportObtainers(m)
 		exportWrappedObtainers(m)
 		exportInterfaceObtainers(m)

@@ -236,6 +236,15 @@ func (m *Model) scriptText(e ast.Expr, depth int) (ScriptText, bool) {
 			return m.scriptText(call.Args[0], depth+1)
 		}
 	}
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		// consts.UnlockScript: a variable of another package.
+		if v, ok := info.Uses[sel.Sel].(*types.Var); ok && info.Selections[sel] == nil {
+			if text, ok := m.importedScript(v); ok {
+				return ScriptText{Text: text, At: sel}, true
+			}
+		}
+		return ScriptText{}, false
+	}
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return ScriptText{}, false
