@@ -154,19 +154,18 @@ func logsThrough(m *lockmodel.Model, file *ast.File, test ast.Expr) bool {
 	if i < 0 || i+2 > len(path) {
 		return false
 	}
-	ifs, ok := path[i+1].(*ast.IfStmt)
-	if !ok || ifs.Cond != test || len(ifs.Body.List) == 0 {
-		return false
+	// switch { case errors.Is(err, ErrNotObtained): log(...) }: the
+	// case's body, then the work after the switch.
+	if cc, ok := path[i+1].(*ast.CaseClause); ok && i+3 < len(path) {
+		sw, ok := path[i+3].(*ast.SwitchStmt)
+		if !ok || sw.Tag != nil || sw.Init != nil || len(cc.List) != 1 || cc.List[0] != test || !onlyCalls(m, cc.Body) {
+			return false
+		}
+		return workAfter(path[i+4:], sw.End())
 	}
-	for _, s := range ifs.Body.List {
-		es, ok := s.(*ast.ExprStmt)
-		if !ok {
-			return false
-		}
-		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-		if !ok || m.NoReturn(call) {
-			return false
-		}
+	ifs, ok := path[i+1].(*ast.IfStmt)
+	if !ok || ifs.Cond != test || !onlyCalls(m, ifs.Body.List) {
+		return false
 	}
 	// An else-if's work is after its outermost if.
 	j := i + 2
@@ -178,6 +177,25 @@ func logsThrough(m *lockmodel.Model, file *ast.File, test ast.Expr) bool {
 		break
 	}
 	return workAfter(path[j:], path[j-1].End())
+}
+
+// onlyCalls reports whether list is one or more calls that return (log
+// lines) and nothing else.
+func onlyCalls(m *lockmodel.Model, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	for _, s := range list {
+		es, ok := s.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok || m.NoReturn(call) {
+			return false
+		}
+	}
+	return true
 }
 
 // notObtainedTest returns the test that id, a read of an acquire's error,
