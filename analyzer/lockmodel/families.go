@@ -224,9 +224,7 @@ func (m *Model) foreignKeyMaker(call *ast.CallExpr) bool {
 		return false
 	}
 	path := fn.Pkg().Path()
-	first, _, _ := strings.Cut(path, "/")
-	inMain := m.Pass.Module != nil && m.Pass.Module.Path != "" && (path == m.Pass.Module.Path || strings.HasPrefix(path, m.Pass.Module.Path+"/"))
-	if !inMain && !strings.Contains(first, ".") {
+	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") && !inModule(m.Pass, path) {
 		return false // the standard library
 	}
 	sig := fn.Signature()

@@ -245,11 +245,18 @@ func declaresPort(pass *analysis.Pass) bool {
 		}
 	}
 	for _, q := range pass.Pkg.Imports() {
-		if first, _, _ := strings.Cut(q.Path(), "/"); strings.Contains(first, ".") && portIn(q) {
+		if first, _, _ := strings.Cut(q.Path(), "/"); (strings.Contains(first, ".") || inModule(pass, q.Path())) && portIn(q) {
 			return true
 		}
 	}
 	return false
+}
+
+// inModule reports whether path is a package of pass's module: a module
+// path with no dot (module seckill-service) is no standard library's.
+func inModule(pass *analysis.Pass, path string) bool {
+	mod := pass.Module
+	return mod != nil && mod.Path != "" && (path == mod.Path || strings.HasPrefix(path, mod.Path+"/"))
 }
 
 func hasMethod(it *ast.InterfaceType, name string) bool {

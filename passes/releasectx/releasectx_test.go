@@ -3,6 +3,8 @@ package releasectx_test
 import (
 	"testing"
 
+	"golang.org/x/tools/go/analysis/analysistest"
+
 	"github.com/locklint/locklint/internal/testmod"
 	"github.com/locklint/locklint/passes/releasectx"
 )
@@ -41,3 +43,11 @@ func TestLibrary(t *testing.T) { run(t, "library") }
 
 func TestRedigoDoContext(t *testing.T) { run(t, "redigo") }
 func TestRueidisDo(t *testing.T)       { run(t, "rueidis") }
+
+// A module whose path has no dot (module seckill): its packages are no
+// standard library's, so a gRPC layer that imports the use case's port
+// is looked at, and the handler's context reaches the deferred release.
+func TestModuleWithoutDot(t *testing.T) {
+	t.Setenv("GOWORK", "off")
+	analysistest.Run(t, "testdata/nodot", releasectx.Analyzer, "seckill/service")
+}

@@ -1,0 +1,3 @@
+module seckill
+
+go 1.26.0
