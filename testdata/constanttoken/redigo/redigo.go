@@ -95,3 +95,12 @@ func spread(conn redis.Conn, args []any) error {
 	_, err := conn.Do("SET", args...)
 	return err
 }
+
+const unlockExport = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`
+
+// The export lock is given back with a compare of its value: a lock,
+// not a marker, so its value matters.
+func releaseExport(conn redis.Conn, token string) error {
+	_, err := conn.Do("EVAL", unlockExport, 1, "lock:export", token)
+	return err
+}

@@ -23,3 +23,11 @@ func seckillOwned(ctx context.Context, r *gredis.Redis, goods, token string) {
 func seckillClock(ctx context.Context, r *gredis.Redis, goods string) {
 	r.Do(ctx, "SET", "lock:goods:"+goods, gtime.Now().Unix(), "NX", "EX", 600) // want "lock key `\"lock:goods:\" \\+ goods` acquired with a non-unique token \\(`gtime\\.Now`\\)"
 }
+
+const unlockGoods = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`
+
+// The goods lock is given back with a compare of its value: a lock, not
+// a marker, so its value matters.
+func releaseGoods(ctx context.Context, r *gredis.Redis, goods, token string) {
+	r.Do(ctx, "EVAL", unlockGoods, 1, "lock:goods:"+goods, token)
+}
