@@ -212,11 +212,12 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 }
 
 // foreignKeyMaker reports whether call is a function or method of
-// another package of the service that returns a string: a key maker of
-// one kind of key (rediskey.GuildTokenLock(guild, token)), or a client
-// wrapper prefixing the service's namespace to a constant
-// (rdb.Key("lock:scheduler:promo")). A variadic one joins whatever it is
-// given, so only its constant arguments say the kind.
+// another package of the service that returns a string and whose name
+// or a constant argument says lock: a key maker of one kind of key
+// (rediskey.GuildTokenLock(guild, token)), or a client wrapper prefixing
+// the service's namespace to a constant (rdb.Key("lock:scheduler:promo")).
+// A variadic one joins whatever it is given, so only its constant
+// arguments say the kind.
 func (m *Model) foreignKeyMaker(call *ast.CallExpr) bool {
 	info := m.Pass.TypesInfo
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
@@ -231,11 +232,15 @@ func (m *Model) foreignKeyMaker(call *ast.CallExpr) bool {
 	if sig.Results().Len() != 1 || !typesx.IsString(sig.Results().At(0).Type()) || sig.Params().Len() == 0 {
 		return false
 	}
-	if !sig.Variadic() {
+	// Only a maker whose name or constant says lock: a family joins a
+	// take in one function to a delete in another, and a lock named by
+	// neither (asynq's PausedKey, a queue's pause flag) stays what its
+	// name says.
+	if !sig.Variadic() && m.Words.MatchText(fn.Name()) {
 		return true
 	}
 	for _, a := range call.Args {
-		if _, ok := constStringOf(info, a); ok {
+		if s, ok := constStringOf(info, a); ok && m.Words.MatchText(s) {
 			return true
 		}
 	}
