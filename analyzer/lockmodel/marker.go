@@ -164,36 +164,44 @@ func (m *Model) unreleasedEntry(c *Call) bool {
 // with those calls and the parameter's index: the function must be named
 // nowhere but in those calls (defIndex.calledOnly).
 func (m *Model) helperParam(c *Call, key ast.Expr) (*types.Func, []callSite, int, bool) {
-	id, ok := ast.Unparen(key).(*ast.Ident)
-	if !ok || c.Decl == nil {
-		return nil, nil, 0, false
-	}
-	p, ok := m.defs.params[m.Pass.TypesInfo.Uses[id]]
-	if !ok || m.Pass.TypesInfo.Defs[c.Decl.Name] != p.fn {
-		return nil, nil, 0, false
-	}
-	sites, ok := m.defs.calledOnly(p.fn, true)
+	sites, index, args, ok := m.paramArgs(c, key)
 	if !ok {
 		return nil, nil, 0, false
 	}
 	var fam *types.Func
-	for _, s := range sites {
-		if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() {
-			return nil, nil, 0, false
-		}
-		f, ok := m.helperKey(s.call.Args[p.index])
+	for _, a := range args {
+		f, ok := m.helperKey(a)
 		if !ok || fam != nil && f != fam {
 			return nil, nil, 0, false
 		}
 		fam = f
 	}
-	return fam, sites, p.index, true
+	return fam, sites, index, true
 }
 
 // builtParam is helperParam for a parameter whose every call passes a
 // key built from a constant text ("d:i:"+id, "lock:exec:"+id): the texts
 // of those keys.
 func (m *Model) builtParam(c *Call, key ast.Expr) ([]callSite, int, map[string]bool, bool) {
+	sites, index, args, ok := m.paramArgs(c, key)
+	if !ok {
+		return nil, 0, nil, false
+	}
+	texts := map[string]bool{}
+	for _, a := range args {
+		t, ok := m.builtKey(a)
+		if !ok {
+			return nil, 0, nil, false
+		}
+		texts[t] = true
+	}
+	return sites, index, texts, true
+}
+
+// paramArgs returns, for a key that is a parameter of c's function, the
+// calls of that function (named nowhere else: defIndex.calledOnly), the
+// parameter's index and what each call passes there.
+func (m *Model) paramArgs(c *Call, key ast.Expr) ([]callSite, int, []ast.Expr, bool) {
 	id, ok := ast.Unparen(key).(*ast.Ident)
 	if !ok || c.Decl == nil {
 		return nil, 0, nil, false
@@ -203,21 +211,17 @@ func (m *Model) builtParam(c *Call, key ast.Expr) ([]callSite, int, map[string]b
 		return nil, 0, nil, false
 	}
 	sites, ok := m.defs.calledOnly(p.fn, true)
-	if !ok || len(sites) == 0 {
+	if !ok {
 		return nil, 0, nil, false
 	}
-	texts := map[string]bool{}
+	args := make([]ast.Expr, 0, len(sites))
 	for _, s := range sites {
 		if s.fn == nil || len(s.call.Args) <= p.index || s.call.Ellipsis.IsValid() {
 			return nil, 0, nil, false
 		}
-		t, ok := m.builtKey(s.call.Args[p.index])
-		if !ok {
-			return nil, 0, nil, false
-		}
-		texts[t] = true
+		args = append(args, s.call.Args[p.index])
 	}
-	return sites, p.index, texts, true
+	return sites, p.index, args, true
 }
 
 // helperKey returns the unexported helper of the package that makes key
