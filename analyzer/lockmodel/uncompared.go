@@ -10,7 +10,8 @@ import (
 // Uncompared reports whether the value c stores is one nothing can
 // compare: no script, SET IFEQ, DELEX IFEQ or compared GET of the package
 // reads c's key (or a key of its family), the package does delete or
-// expire the key with a command of its own, and the value stays in c's
+// expire the key with a command of its own (or through a helper that
+// the callers of c's pair with it), and the value stays in c's
 // function (made there of nothing that leaves it), so that no caller can
 // hold it for a check the package does not see. Such a key is released
 // without an owner check (unconditionaldel's question); what it stores
@@ -25,8 +26,15 @@ func (m *Model) Uncompared(c *Call) bool {
 	}
 	value, stored := constValue(m.Pass.TypesInfo, c.Value)
 	released := false
+	take, paired := m.paired.calls[c]
 	for _, o := range m.Calls {
 		if o == c || o.Acquires() {
+			continue
+		}
+		if drop, ok := m.paired.calls[o]; paired && ok && drop.Take == take.Take && o.Command.IsDelete() {
+			// The delete of a helper its callers pair with c's helper,
+			// on the same argument: c's key under another name.
+			released = true
 			continue
 		}
 		for _, k := range o.Keys {

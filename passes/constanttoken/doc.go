@@ -105,7 +105,9 @@
 // itself, or makes of locals named nowhere else, or that every caller of
 // an unexported helper makes at the call and the helper only stores
 // (tryLock(user, goods, time.Now().Unix())), when the package deletes
-// or expires the key with a plain DEL or EXPIRE and no script, IFEQ or
+// or expires the key with a plain DEL or EXPIRE (also through a release
+// helper that the callers pair with the acquire's, on the same key
+// argument) and no script, IFEQ or
 // compared GET of the package reads its value (nor a script whose text
 // the analyzer cannot read): new at each acquisition and checked by
 // nobody, the value is not the defect (a plain DEL is, and

@@ -121,6 +121,11 @@ func (a *checker) findDeferrers(files []*ast.File) {
 							return true, false
 						}
 					}
+					if field := a.fieldDeferrers[callee]; field != nil && onReceiver(a.pass.TypesInfo, d, n) {
+						a.recordFieldVia(d, field, a.deferrers[callee].At)
+						grew = true
+						return true, false
+					}
 				}
 				return false, false
 			})
@@ -155,6 +160,35 @@ func (a *checker) recordFieldDeferrer(s *site, ctx ast.Expr, at token.Pos) {
 	a.deferrers[fn] = d
 	a.fieldDeferrers[fn] = field
 	a.export(fn, d)
+}
+
+// recordFieldVia makes decl a deferrer under field because it calls,
+// on its own receiver, a method that defers a release under that field
+// (l.GetCount calls l.rebuildCacheWithLock, which defers the release
+// under l.ctx): the context is still the one the maker kept.
+func (a *checker) recordFieldVia(decl *ast.FuncDecl, field *types.Var, at string) {
+	fn, _ := a.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return
+	}
+	d := &Defers{Field: field.Name(), At: at}
+	a.deferrers[fn] = d
+	a.fieldDeferrers[fn] = field
+	a.export(fn, d)
+}
+
+// onReceiver reports whether call is a method call on decl's own
+// receiver (l.m(...) in a method of l).
+func onReceiver(info *types.Info, decl *ast.FuncDecl, call *ast.CallExpr) bool {
+	if decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && info.Uses[x] != nil && info.Uses[x] == info.Defs[decl.Recv.List[0].Names[0]]
 }
 
 // handedBack returns the release that call runs when call calls a local

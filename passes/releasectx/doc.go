@@ -70,7 +70,8 @@
 // releases under l.ctx), through a method that defers its release under
 // its receiver's context field, called on a value whose constructor was
 // given that context (a go-zero server's l := logic.NewXLogic(ctx,
-// svcCtx); l.X(in), where X defers rl.ReleaseCtx(l.ctx)), or through the
+// svcCtx); l.X(in), where X defers rl.ReleaseCtx(l.ctx), itself or
+// through a method it calls on its own receiver), or through the
 // service's own methods and an interface of the package
 // with one implementation (in the package, or a type of a package it
 // imports: a narrow interface declared for tests over the service or

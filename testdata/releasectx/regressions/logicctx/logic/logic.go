@@ -114,3 +114,52 @@ func (l *AuditLogic) Audit(in *pb.DeductReq) (*pb.Empty, error) { // want Audit:
 	defer rl.ReleaseCtx(l.ctx)
 	return &pb.Empty{}, nil
 }
+
+type CountLogic struct {
+	ctx    context.Context
+	svcCtx *ServiceContext
+	logx.Logger
+}
+
+func NewCountLogic(ctx context.Context, svcCtx *ServiceContext) *CountLogic { // want NewCountLogic:"keeps parameter 0 in field ctx"
+	return &CountLogic{ctx: ctx, svcCtx: svcCtx, Logger: logx.WithContext(ctx)}
+}
+
+// The handler's method reads the cache and leaves the rebuild, and the
+// lock around it, to a method of its own receiver.
+func (l *CountLogic) Count(in *pb.DeductReq) (*pb.Empty, error) { // want Count:"defers a release under field ctx at logic.go:159"
+	if v, _ := l.svcCtx.Redis.GetCtx(l.ctx, fmt.Sprintf("count:%d", in.Id)); v != "" {
+		return &pb.Empty{}, nil
+	}
+	return l.rebuild(in)
+}
+
+// Near miss: the rebuild runs on a logic of its own, made with a context
+// that outlives the call.
+func (l *CountLogic) CountDetached(in *pb.DeductReq) (*pb.Empty, error) {
+	other := NewCountLogic(context.WithoutCancel(l.ctx), l.svcCtx)
+	return other.rebuild(in)
+}
+
+// Near miss: the rebuild runs in a goroutine of its own, which the
+// handler does not wait for.
+func (l *CountLogic) CountLater(in *pb.DeductReq) (*pb.Empty, error) {
+	go l.rebuild(in)
+	return &pb.Empty{}, nil
+}
+
+func (l *CountLogic) rebuild(in *pb.DeductReq) (*pb.Empty, error) { // want rebuild:"defers a release under field ctx at logic.go:159"
+	rl := redis.NewRedisLock(l.svcCtx.Redis, fmt.Sprintf("lock:count:rebuild:%d", in.Id))
+	rl.SetExpire(30)
+	ok, err := rl.AcquireCtx(l.ctx)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("count %d is being rebuilt", in.Id)
+	}
+	defer func() {
+		if released, err := rl.ReleaseCtx(l.ctx); !released || err != nil {
+			l.Errorf("release: %v", err)
+		}
+	}()
+	_, err = l.svcCtx.Redis.IncrbyCtx(l.ctx, fmt.Sprintf("count:%d", in.Id), in.Amount)
+	return &pb.Empty{}, err
+}
