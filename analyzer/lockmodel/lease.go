@@ -27,6 +27,30 @@ func (m *Model) Lease(c *Call) (time.Duration, bool) {
 	return time.Duration(n), true
 }
 
+// Expiry returns the TTL an EXPIRE or PEXPIRE sets when it is a
+// constant: a time.Duration as it is, a number in the command's unit
+// (seconds for EXPIRE, milliseconds for PEXPIRE).
+func (m *Model) Expiry(e *Call) (time.Duration, bool) {
+	if e.TTL == nil || e.Command != CmdExpire && e.Command != CmdPExpire {
+		return 0, false
+	}
+	tv, ok := m.Pass.TypesInfo.Types[e.TTL]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || n <= 0 {
+		return 0, false
+	}
+	switch {
+	case typesx.IsDuration(tv.Type):
+		return time.Duration(n), true
+	case e.Command == CmdExpire:
+		return time.Duration(n) * time.Second, true
+	}
+	return time.Duration(n) * time.Millisecond, true
+}
+
 // Extends reports whether c sets a key's expiry again: an EXPIRE-family
 // command that keeps the key, or a script that runs one.
 func (m *Model) Extends(c *Call) bool {

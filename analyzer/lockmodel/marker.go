@@ -114,8 +114,9 @@ func (m *Model) Marker(c *Call) bool {
 		}
 		// A delete that only undoes the take when the work failed leaves
 		// the marker in place after every run that succeeded; an EXPIRE
-		// that re-arms it keeps it.
-		if o.Command.IsDelete() && o.Via == nil && m.UndoOnFailure(o, touched) || m.Rearmed(o) {
+		// that re-arms it keeps it, and one that gives the take its TTL
+		// is part of the take.
+		if o.Command.IsDelete() && m.sentHere(o) && m.UndoOnFailure(o, touched) || m.Rearmed(o) || m.splitTTL(o) {
 			continue
 		}
 		if o.ReleasesOrChecks() || o.Acquires() || o.Via != nil {
@@ -123,6 +124,32 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// sentHere reports whether c sends its command where it is written: a
+// client call, or one through a client wrapper of another module (go-zero's
+// DelCtx), not through a helper of the service that may do more.
+func (m *Model) sentHere(c *Call) bool {
+	if c.Via == nil {
+		return true
+	}
+	p, mod := c.Via.Pkg(), m.Pass.Module
+	return p != nil && mod != nil && mod.Path != "" && !inModule(m.Pass, p.Path())
+}
+
+// splitTTL reports whether e is an EXPIRE that gives a take of its key,
+// earlier in its function and with no TTL of its own, that TTL: part of
+// the take, not a renewal or a release.
+func (m *Model) splitTTL(e *Call) bool {
+	if !e.Command.IsExpire() || e.Func == nil || e.Key() == nil {
+		return false
+	}
+	for _, a := range m.Calls {
+		if a.Acquires() && a.NoTTL && a.Func == e.Func && a.End() <= e.Pos() && a.Key() != nil && m.SameKey(a, a.Key(), e, e.Key()) {
+			return true
+		}
+	}
+	return false
 }
 
 // unreleasedEntry reports whether c is the acquire of an exported
@@ -445,8 +472,11 @@ func (m *Model) builtKey(key ast.Expr) (string, bool) {
 		return "", false
 	}
 	if _, consts := m.keyFamily(key); !consts {
-		if fam, ok := m.counterFamily(key); ok && strings.HasPrefix(fam, "func ") && strings.Contains(fam, `"`) {
-			return fam, true // made by a namespace method from a constant
+		if fam, ok := m.counterFamily(key); ok && strings.HasPrefix(fam, "func ") &&
+			(strings.Contains(fam, `"`) || !strings.HasPrefix(fam, "func "+m.Pass.Pkg.Path()+".")) {
+			// Made by a namespace method from a constant, or by another
+			// package's maker of one kind of key (OrderPaidLockKey(id)).
+			return fam, true
 		}
 		return "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -40,6 +41,41 @@ func (m *Model) SplitAcquires() []Pair {
 		}
 	}
 	return out
+}
+
+// minRetention is the shortest TTL that reads as a record's retention
+// rather than a lease: a marker kept for a day or more, left for good by
+// a crash before its EXPIRE, keeps out what it would have kept out anyway.
+const minRetention = 24 * time.Hour
+
+// KeptMarker reports whether p is a marker's take and its retention: the
+// acquire takes a key that nothing releases but the undo of a failed run
+// (Marker, or every delete of the key being such an undo in the take's
+// own function), and the EXPIRE keeps it a day or more.
+func (m *Model) KeptMarker(p Pair) bool {
+	d, ok := m.Expiry(p.Expire)
+	return ok && d >= minRetention && (m.Marker(p.Acquire) || m.undoneOnly(p.Acquire))
+}
+
+// undoneOnly reports whether every command on a's key that could give it
+// back is a delete, in a's function after a, that undoes the take on a
+// failure path, and there is at least one.
+func (m *Model) undoneOnly(a *Call) bool {
+	key := a.Key()
+	undone := false
+	for _, o := range m.Calls {
+		if o == a || o.Key() == nil || !m.SameKey(a, key, o, o.Key()) {
+			continue
+		}
+		switch {
+		case o.Acquires() && !o.ReleasesOrChecks(), m.splitTTL(o):
+		case o.Command.IsDelete() && o.Decl == a.Decl && o.Pos() > a.End() && m.sentHere(o) && m.UndoOnFailure(o, o.Key()):
+			undone = true
+		default:
+			return false
+		}
+	}
+	return undone
 }
 
 // AcquireTTL reports whether e, an EXPIRE-family command, sets the lease

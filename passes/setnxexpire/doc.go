@@ -43,7 +43,11 @@
 // taken once for good; a lock function's key is its callers' to release,
 // and stays reported), is left alone, as is an
 // EXPIRE of the same key in another function, which is a lease renewal
-// (see plainpexpire).
+// (see plainpexpire). So is a marker's take and its EXPIRE of a day or
+// more, when nothing gives the key back but a delete that undoes the take
+// on a failed run (a webhook's "processed" claim kept for a week on
+// success): a crash between the two leaves for good a marker that would
+// have stayed the week anyway, and keeps out only what it kept out.
 //
 // The suggested fix moves the TTL into the SetNX call and deletes the
 // EXPIRE statement when the TTL expression is in scope at the SetNX and

@@ -33,6 +33,9 @@ func run(pass *analysis.Pass) (any, error) {
 	paired := map[*lockmodel.Call]bool{}
 	for _, p := range m.SplitAcquires() {
 		paired[p.Acquire] = true
+		if m.KeptMarker(p) {
+			continue
+		}
 		reportPair(pass, m, p)
 	}
 	for _, c := range m.Calls {
