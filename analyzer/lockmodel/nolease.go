@@ -25,6 +25,9 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 		f, ok := m.counterFamily(o)
 		return famOK && ok && f == fam
 	}
+	if m.takenHereForGood(c, k, same) {
+		return true
+	}
 	taken := false
 	for _, o := range m.Calls {
 		if o == c || m.Probe(o) {
@@ -74,4 +77,37 @@ func (m *Model) unconvert(e ast.Expr) ast.Expr {
 		}
 		e = call.Args[0]
 	}
+}
+
+// takenHereForGood reports whether c's function took k itself, before c,
+// with no expiry, and nothing in the package gives a key of k's family
+// one (an EXPIRE, a script): the key c deletes is the one this call took,
+// and with no lease it cannot have passed to another holder meanwhile.
+// Other keys of the package may have leases of their own.
+func (m *Model) takenHereForGood(c *Call, k ast.Expr, same func(ast.Expr) bool) bool {
+	id := m.KeyID(k)
+	if id == "" || c.Func == nil {
+		return false
+	}
+	taken := false
+	for _, o := range m.Calls {
+		if o == c {
+			continue
+		}
+		for _, ok := range o.Keys {
+			if !same(ok) {
+				continue
+			}
+			if o.Command == CmdEval || o.Command.IsExpire() {
+				return false
+			}
+			if o.Acquires() && o.Func == c.Func && m.KeyID(ok) == id {
+				if !o.NoTTL || o.End() > c.Pos() {
+					return false
+				}
+				taken = true
+			}
+		}
+	}
+	return taken
 }

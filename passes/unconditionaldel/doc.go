@@ -84,7 +84,9 @@
 // release of a lock
 // that every acquire takes with no TTL and nothing gives one (no lease can
 // lapse, so no later holder can be deleted; setnxexpire reports the
-// acquire; Lock(key) and Unlock(key) of one type are one key), a probe
+// acquire; Lock(key) and Unlock(key) of one type are one key; so is a
+// delete, in the function that took the key with no TTL, of a key that
+// nothing gives one, in a package whose other locks have leases), a probe
 // (a key that says nothing of a lock, written with SETNX and deleted by
 // the next statement), a key named by another lock's token (a waiter's
 // own marker), a key the package uses as a set or a sorted set, a sweep
