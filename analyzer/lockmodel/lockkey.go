@@ -163,7 +163,11 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if k.famOK && m.siblingTakeDrop(c, key, k.fam) {
 		return ByAcquire, Why{}
 	}
-	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) && !m.secretCompared(g) {
+	// A compared GET before the DEL is an owner check in a package that
+	// takes something exclusively, or against a token the caller or a
+	// handle holds; with neither, the compare checks a record against a
+	// value made here (a captcha against what the user typed).
+	if g := m.compareRead(c, k.id); g != nil && !(k.famOK && m.familyWritten(k.fam)) && !m.secretCompared(g) && (m.takesAny() || m.comparedWithHeld(g)) {
 		return ByCheck, Why{}
 	}
 	return NotLock, Why{}
@@ -465,4 +469,49 @@ func isSyncMutex(t types.Type) bool {
 		return false
 	}
 	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
+}
+
+// takesAny reports whether some command of the package takes a key
+// exclusively (SETNX, SET NX, an acquire script, a lock library's
+// acquire).
+func (m *Model) takesAny() bool {
+	for _, c := range m.Calls {
+		if c.Acquires() {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedWithHeld reports whether some compare of g's reply has, as its
+// other operand, a parameter or a field (through local definitions): a
+// token that a caller or a handle holds.
+func (m *Model) comparedWithHeld(g *Call) bool {
+	info := m.Pass.TypesInfo
+	for _, rc := range m.ownerCompares[g] {
+		e := rc.other
+		for range maxDepth {
+			id, ok := ast.Unparen(e).(*ast.Ident)
+			if !ok {
+				break
+			}
+			def := m.keys.definition(info.ObjectOf(id))
+			if def == nil {
+				break
+			}
+			e = def
+		}
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+				return true
+			}
+		case *ast.Ident:
+			if v, ok := info.ObjectOf(x).(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
+				// A parameter or a local with no single definition.
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -54,7 +54,10 @@
 //
 // Keys that are not locks (caches, sessions, one request's dedupe
 // record, a verification code read, compared with what the user typed
-// (code, otpCode, req.Captcha) and deleted, a marker whose take is undone only when the work failed
+// (code, otpCode, req.Captcha) and deleted, or, in a package that takes
+// no key exclusively, compared with a value made there rather than a
+// token a caller or a handle holds, a marker whose take is undone only
+// when the work failed
 // (err != nil, or a handler's recorded errors: len(c.Errors) > 0),
 // however many failure paths delete it, while the success branch returns
 // with the key kept, a key whose value the package reads back and
