@@ -6,6 +6,7 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/locklint/locklint/internal/typesx"
@@ -311,13 +312,24 @@ func (m *Model) locksThroughHandle(d *ast.FuncDecl, id string) bool {
 	return found
 }
 
+// stateQuery are the words of a name that asks whether a lock is held
+// (IsLocked, checkLocked, clearIfLocked) rather than saying the caller
+// holds it.
+var stateQuery = map[string]bool{"is": true, "are": true, "has": true, "if": true, "whether": true, "check": true, "get": true, "was": true}
+
 // namesLock reports whether a function's name carries a lock word
 // (TryLock, Unlock, LockGetFlag), or a lock verb (Acquire, Release) on a
 // type named for a lock or in a package that acquires. The receiver's type
 // alone is not enough: a lock type's helper may touch a cache key.
 func (m *Model) namesLock(d *ast.FuncDecl) bool {
 	verb, renews := false, false
-	for _, w := range splitWords(d.Name.Name) {
+	words := splitWords(d.Name.Name)
+	if n := len(words); n > 1 && words[n-1] == "locked" && !slices.ContainsFunc(words[:n-1], func(w string) bool { return stateQuery[w] }) {
+		// Go's name for a function its caller calls with the lock held
+		// (doCheckinLocked): it works under a lock, it takes none.
+		return false
+	}
+	for _, w := range words {
 		if w == "optimistic" {
 			// An optimistic lock is a versioned update: no holder.
 			return false
