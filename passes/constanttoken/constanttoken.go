@@ -74,6 +74,9 @@ func run(pass *analysis.Pass) (any, error) {
 			// unchecked release is the defect, not the value.
 		case src.Origin.Weak():
 			reportWeak(pass, m, c, src)
+		case m.LeaderAcquire(c):
+			// A leader takes its lease again under the identity it holds
+			// it by: the same process, so the same holder.
 		default:
 			if rel := loops.reacquired(c); rel != nil {
 				reportReuse(pass, m, c, rel)

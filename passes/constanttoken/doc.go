@@ -81,8 +81,10 @@
 // there. A lease is known by its key's words (leader, election,
 // singleton), or by what the function that takes it writes (s.IsMaster =
 // true) or calls its TTL (masterKeepTime), or by the function's own name
-// (TryAcquireMaster). Elsewhere such a value is
-// shared by every acquisition of the process and is reported.
+// (TryAcquireMaster); a leader that takes a lapsed lease again under the
+// identity it held it by is the same holder, and stays silent too.
+// Elsewhere such a value is shared by every acquisition of the process
+// and is reported.
 //
 // An acquire of a key that nothing in the package releases, renews or
 // reads back stays silent too: a once-per-period marker, an init marker
