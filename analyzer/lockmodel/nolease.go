@@ -102,7 +102,7 @@ func (m *Model) takenHereForGood(c *Call, k ast.Expr, same func(ast.Expr) bool) 
 				return false
 			}
 			if o.Acquires() && o.Func == c.Func && m.KeyID(ok) == id {
-				if !o.NoTTL || o.End() > c.Pos() {
+				if !o.NoTTL || o.End() > c.Pos() || !m.replyKept(o) {
 					return false
 				}
 				taken = true
@@ -110,4 +110,22 @@ func (m *Model) takenHereForGood(c *Call, k ast.Expr, same func(ast.Expr) bool) 
 		}
 	}
 	return taken
+}
+
+// replyKept reports whether c's reply is kept for a test of whether the
+// take won: assigned (ok, err := ...; res := ...), not dropped by a
+// bare statement or reduced to its error (rdb.SetNX(...).Err()), which
+// says nothing of a miss.
+func (m *Model) replyKept(c *Call) bool {
+	if call, ok := ast.Unparen(c.Outer).(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Err" {
+			return false
+		}
+	}
+	st := c.Stmt
+	if ifs, ok := st.(*ast.IfStmt); ok {
+		st = ifs.Init
+	}
+	_, ok := st.(*ast.AssignStmt)
+	return ok
 }

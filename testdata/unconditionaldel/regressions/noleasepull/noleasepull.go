@@ -62,3 +62,15 @@ func (s *Svc) Build(ctx context.Context, name string) error {
 	defer s.rdb.Del(ctx, key) // want "DEL of lock key"
 	return enqueue(ctx, name)
 }
+
+// Must report: the take's reply is reduced to its error, so a miss runs
+// on and the DEL removes whoever holds the key.
+func (s *Svc) Prune(ctx context.Context, name string) error {
+	key := "prune:lock:" + name
+	if err := s.rdb.SetNX(ctx, key, "1", 0).Err(); err != nil {
+		return err
+	}
+	err := enqueue(ctx, name)
+	s.rdb.Del(ctx, key) // want "DEL of lock key"
+	return err
+}
