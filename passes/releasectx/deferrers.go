@@ -259,7 +259,7 @@ func (a *checker) recordDeferrer(decl *ast.FuncDecl, ctx ast.Expr, at token.Pos,
 		return false
 	}
 	i, ok := a.paramIndex(decl, fn, ctx)
-	if !ok || !typesx.IsContext(fn.Type().(*types.Signature).Params().At(i).Type()) {
+	if !ok || !ctxType(fn.Type().(*types.Signature).Params().At(i).Type()) {
 		return false
 	}
 	if at.IsValid() {
@@ -324,4 +324,15 @@ func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
 		Message: fmt.Sprintf("%s defers its lock's release%s (%s): %s, so the lock may stay until its TTL",
 			diag.Code(a.pass.Fset, call.Fun), kept, df.At, a.why(s, o, ctx)),
 	})
+}
+
+// ctxType reports whether t is context.Context or an interface that
+// embeds it (a database driver's session context, mongo.SessionContext):
+// a value that ends when the context it was made from ends.
+func ctxType(t types.Type) bool {
+	if typesx.IsContext(t) {
+		return true
+	}
+	_, ok := t.Underlying().(*types.Interface)
+	return ok && typesx.HasContextMethods(t)
 }

@@ -62,7 +62,9 @@
 // A release deferred under a context parameter is reported where the
 // function is called with such a context: a handler that passes its
 // request's context (or a timeout of it, made here or by a helper of the
-// package) to a service method that defers its lock's release under
+// package, or the context a callback is given by a call that derives it
+// from the request's: the session context of a database transaction,
+// session.WithTransaction(ctx, txFunc)) to a service method that defers its lock's release under
 // that parameter, itself, through a release an acquire handed back
 // (also kept in a variable that holds a no-op until the lock is taken),
 // through a lock handle that keeps the context its maker was given

@@ -120,6 +120,9 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 		if isHandlerCtx(a.pass.TypesInfo, s.decl, v) {
 			return origin{rpc, s.decl.Name}
 		}
+		if parent := a.callbackParent(s, v); parent != nil {
+			return a.classify(s, parent, hops+1)
+		}
 		return origin{}
 	case 1:
 	default:
@@ -173,6 +176,85 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 		if d := a.cancelledFirst(s, asg.cancel); d != nil {
 			return origin{cancelFirst, d}
 		}
+	}
+	return parent
+}
+
+// callbackParent returns the context a callback's context parameter v is
+// made from: v is a parameter of a function literal of s's function that
+// is passed, itself or through the one variable that holds it, to a call
+// that is also given a context (session.WithTransaction(ctx, txFunc),
+// whose session context is derived from ctx and ends with it).
+func (a *checker) callbackParent(s *site, v *types.Var) ast.Expr {
+	if s.decl == nil || s.decl.Body == nil || !ctxType(v.Type()) {
+		return nil
+	}
+	info := a.pass.TypesInfo
+	var lit *ast.FuncLit
+	ast.Inspect(s.decl.Body, func(n ast.Node) bool {
+		fl, ok := n.(*ast.FuncLit)
+		if !ok || lit != nil {
+			return lit == nil
+		}
+		for _, f := range fl.Type.Params.List {
+			for _, name := range f.Names {
+				if info.Defs[name] == v {
+					lit = fl
+				}
+			}
+		}
+		return lit == nil
+	})
+	if lit == nil {
+		return nil
+	}
+	// The variable the literal is assigned to, if it is assigned once.
+	var holder *types.Var
+	ast.Inspect(s.decl.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			if r == ast.Expr(lit) {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok {
+					holder, _ = info.ObjectOf(id).(*types.Var)
+				}
+			}
+		}
+		return true
+	})
+	var parent ast.Expr
+	found := 0
+	ast.Inspect(s.decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		passes := false
+		var ctx ast.Expr
+		for _, arg := range call.Args {
+			switch x := ast.Unparen(arg).(type) {
+			case *ast.FuncLit:
+				passes = passes || x == lit
+			case *ast.Ident:
+				if holder != nil && info.Uses[x] == holder {
+					passes = true
+					continue
+				}
+			}
+			if ctx == nil && typesx.IsContext(info.TypeOf(arg)) {
+				ctx = arg
+			}
+		}
+		if passes && ctx != nil {
+			parent = ctx
+			found++
+		}
+		return true
+	})
+	if found != 1 {
+		return nil
 	}
 	return parent
 }
