@@ -110,6 +110,33 @@ func (w *keptWalk) onTakeFailure(o *Call) bool {
 			if known && path[i-1] == n.Else {
 				return pos
 			}
+		case *ast.BlockStmt:
+			if i > 0 && w.afterSuccessReturn(n, path[i-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterSuccessReturn reports whether stmt, a statement of block, follows
+// an if on the take's reply whose body runs on success and returns (if ok
+// { return true }), with no else: what comes after runs only when the
+// take failed.
+func (w *keptWalk) afterSuccessReturn(block *ast.BlockStmt, stmt ast.Node) bool {
+	for _, s := range block.List {
+		if s == stmt {
+			return false
+		}
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || ifs.Pos() < w.take.End() || ifs.Else != nil || len(ifs.Body.List) == 0 || !w.mentions(ifs.Cond) {
+			continue
+		}
+		if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+			continue
+		}
+		if pos, known := w.polarity(ifs.Cond); known && pos {
+			return true
 		}
 	}
 	return false

@@ -67,7 +67,9 @@
 // EXPIRE that setnxexpire already reports as the second half of
 // SETNX-then-EXPIRE (not one on the take's miss after a GET compared
 // with the holder's value, which renews a lease the take did not set
-// and is reported as two round trips), an EXPIRE that runs only when a TTL read found the
+// and is reported as two round trips; the miss is the else of a test of
+// the take's reply, or what follows an if on its success that returns),
+// an EXPIRE that runs only when a TTL read found the
 // key with none (ttl == -1: a waiter bounding a key whose holder died
 // between its SETNX and its EXPIRE, which cuts no holder's lease), an
 // EXPIRE in a function that ends the holding (ReleaseLock, Done), or
