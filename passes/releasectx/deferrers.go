@@ -115,7 +115,7 @@ func (a *checker) findDeferrers(files []*ast.File) {
 					return false, true
 				case *ast.CallExpr:
 					callee, _ := typeutil.Callee(a.pass.TypesInfo, n).(*types.Func)
-					if df, ok := a.deferrer(callee); ok && df.Field == "" && df.Ctx < len(n.Args) && !n.Ellipsis.IsValid() {
+					if df, ok := a.deferrer(callee); ok && df.Field == "" && fixedArg(n, df.Ctx) {
 						if a.recordDeferrer(d, n.Args[df.Ctx], token.NoPos, df.At) {
 							grew = true
 							return true, false
@@ -296,7 +296,7 @@ func (a *checker) deferrer(fn *types.Func) (*Defers, bool) {
 func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
 	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
 	df, ok := a.deferrer(fn)
-	if !ok || df.Field == "" && (df.Ctx >= len(call.Args) || call.Ellipsis.IsValid()) {
+	if !ok || df.Field == "" && !fixedArg(call, df.Ctx) {
 		return
 	}
 	s := &site{call: call, work: true, decl: enclosingDecl(stack)}
@@ -335,4 +335,10 @@ func ctxType(t types.Type) bool {
 	}
 	_, ok := t.Underlying().(*types.Interface)
 	return ok && typesx.HasContextMethods(t)
+}
+
+// fixedArg reports whether call's argument i is the one its callee's
+// parameter i receives: before any spread slice (f(ctx, id, fields...)).
+func fixedArg(call *ast.CallExpr, i int) bool {
+	return i < len(call.Args) && (!call.Ellipsis.IsValid() || i < len(call.Args)-1)
 }
