@@ -80,11 +80,12 @@ func (d *defIndex) declaredByInterface(name string) bool {
 }
 
 // assigns returns the positions of every assignment to obj, var x T
-// included.
+// included. A literal's bound parameter has none: it holds one value
+// from the start of the body that reads it.
 func (d *defIndex) assigns(obj types.Object) []token.Pos {
 	var out []token.Pos
 	for _, x := range d.vars[obj] {
-		if !x.addr {
+		if !x.addr && !x.bound {
 			out = append(out, x.pos)
 		}
 	}

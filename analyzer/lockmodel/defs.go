@@ -79,6 +79,9 @@ type def struct {
 	zero bool
 	// addr is &x: the variable may change behind the model's back.
 	addr bool
+	// bound is a function literal's parameter, bound by the call that
+	// runs it (bindLiteral): the body sees that one value throughout.
+	bound bool
 }
 
 // fieldStore is a value stored into a struct field, and the function that
@@ -222,6 +225,7 @@ func (d *defIndex) visit(n ast.Node, fn *ast.FuncDecl) {
 	case *ast.CompositeLit:
 		d.composite(n, fn)
 	case *ast.CallExpr:
+		d.bindLiteral(n, fn)
 		d.fill(n)
 		d.write(n, fn)
 		if f, ok := typeutil.Callee(d.info, n).(*types.Func); ok && f.Pkg() == d.pkg {
@@ -305,5 +309,33 @@ func (d *defIndex) addParams(decl *ast.FuncDecl, obj types.Object) {
 			break
 		}
 		d.params[sig.Params().At(i)] = param{fn, i}
+	}
+}
+
+// bindLiteral defines the parameters of a function literal called where
+// it is written (go func(k string) { ... }(key)) by the arguments of
+// that call, the one place they are given: k holds key. A spread call
+// or a variadic parameter binds nothing past the fixed ones.
+func (d *defIndex) bindLiteral(call *ast.CallExpr, fn *ast.FuncDecl) {
+	lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if !ok || call.Ellipsis.IsValid() {
+		return
+	}
+	sig, ok := d.info.TypeOf(lit).(*types.Signature)
+	if !ok {
+		return
+	}
+	i := 0
+	for _, field := range lit.Type.Params.List {
+		for _, id := range field.Names {
+			if i >= len(call.Args) || (sig.Variadic() && i == sig.Params().Len()-1) {
+				return
+			}
+			d.add(id, def{fn: fn, val: call.Args[i], bound: true})
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
 	}
 }

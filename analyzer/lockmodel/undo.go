@@ -7,6 +7,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"time"
+
+	"github.com/locklint/locklint/internal/typesx"
 )
 
 // UndoOnFailure reports whether c, a delete of key, only undoes a take
@@ -215,4 +219,169 @@ func (m *Model) undoneOnFailedReturn(c *Call) bool {
 		return !found
 	})
 	return found
+}
+
+// minGuardLease is the shortest lease that the guard clauses after a
+// take cannot outlast: lookups and checks, no work.
+const minGuardLease = 10 * time.Second
+
+// GivenBackAtOnce reports whether c, a delete of key that is not
+// deferred, gives back its own function's take on a guard clause right
+// after the take's check, before any work, in a function that releases
+// the key again after the work. The take's statement and the if whose
+// body holds c are in one statement list; every statement between them
+// is an assignment, a declaration or another guard (an if with no else
+// whose body ends the path), one of which tests the take's reply; c's if
+// is not on the take's miss, and its body ends the path too, with c
+// before anything but assignments. With a lease of ten seconds or more,
+// nothing between can have let it lapse: the key c deletes is the one
+// the take set, and the lock's defect, if any, is at the release after
+// the work (a poller's exits on an expired task, before its goroutine
+// polls and defers the release).
+func (m *Model) GivenBackAtOnce(c *Call, key ast.Expr) bool {
+	if c.Deferred || c.Queued || c.Stmt == nil {
+		return false
+	}
+	var take *Call
+	for _, o := range m.Calls {
+		if o.Func == c.Func && o.Acquires() && o.Stmt != nil && o.Pos() < c.Pos() && o.Key() != nil && m.SameKey(o, o.Key(), c, key) {
+			take = o
+		}
+	}
+	if take == nil || m.onTakeMiss(take, c) {
+		return false
+	}
+	if d, ok := m.Lease(take); !ok || d < minGuardLease {
+		return false
+	}
+	list := enclosingList(FuncBody(c.Func), take.Stmt)
+	i := slices.Index(list, take.Stmt)
+	if i < 0 {
+		return false
+	}
+	replies := assigned(m.Pass.TypesInfo, take.Stmt)
+	checked := false
+	for _, s := range list[i+1:] {
+		if !contains(s, c.Stmt) {
+			if !guardStmt(m, s) {
+				return false
+			}
+			if ifs, ok := s.(*ast.IfStmt); ok && refersAny(m.Pass.TypesInfo, ifs.Cond, replies) {
+				checked = true
+			}
+			continue
+		}
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || !checked || ifs.Else != nil || !m.endsPath(ifs.Body.List) {
+			return false
+		}
+		for _, b := range ifs.Body.List {
+			if b == c.Stmt {
+				return m.releasedAfter(c, key, ifs.End())
+			}
+			if _, ok := b.(*ast.AssignStmt); !ok {
+				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// releasedAfter reports whether c's function deletes key again after
+// pos: in a later statement, a deferred call or a goroutine.
+func (m *Model) releasedAfter(c *Call, key ast.Expr, pos token.Pos) bool {
+	for _, o := range m.Calls {
+		if o == c || o.Decl != c.Decl || o.Pos() < pos || !(o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval) {
+			continue
+		}
+		for _, k := range o.Keys {
+			if m.SameKey(o, k, c, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assigned returns the variables a statement assigns.
+func assigned(info *types.Info, s ast.Stmt) []types.Object {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok {
+		return nil
+	}
+	var out []types.Object
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name != "_" {
+			if obj := info.ObjectOf(id); obj != nil {
+				out = append(out, obj)
+			}
+		}
+	}
+	return out
+}
+
+// refersAny reports whether e refers to one of objs.
+func refersAny(info *types.Info, e ast.Expr, objs []types.Object) bool {
+	for _, obj := range objs {
+		if typesx.Refers(info, e, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingList returns the statement list of body, or of a block or
+// case nested in it, that holds s as one of its statements.
+func enclosingList(body *ast.BlockStmt, s ast.Stmt) []ast.Stmt {
+	var found []ast.Stmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found != nil || n == nil || !contains(n, s) {
+			return false
+		}
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		if slices.Contains(list, s) {
+			found = list
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// guardStmt reports whether s only computes or checks: an assignment, a
+// declaration, or an if with no else whose body ends the path.
+func guardStmt(m *Model, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.AssignStmt, *ast.DeclStmt, *ast.EmptyStmt:
+		return true
+	case *ast.IfStmt:
+		return s.Else == nil && m.endsPath(s.Body.List)
+	}
+	return false
+}
+
+// endsPath reports whether a statement list leaves its enclosing one:
+// it ends in a return, a branch (continue, break, goto) or a call that
+// does not return.
+func (m *Model) endsPath(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		return ok && m.NoReturn(call)
+	}
+	return false
 }

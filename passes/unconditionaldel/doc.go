@@ -91,7 +91,15 @@
 // delete, in the function that took the key with no TTL, of a key that
 // nothing gives one, in a package whose other locks have leases), a probe
 // (a key that says nothing of a lock, written with SETNX and deleted by
-// the next statement), a key named by another lock's token (a waiter's
+// the next statement), a delete on a guard clause right after its own
+// function's take of a lease of ten seconds or more and the check of its
+// reply, in a function that releases the key again after the work (an
+// if with no else that ends the path, with only assignments,
+// declarations and other such guards between the take and it: a
+// poller's exit on an expired task or a missing channel, before the
+// work starts; nothing between can outlast the lease, and the lock's
+// defect is reported once, at the release after the work), a key named
+// by another lock's token (a waiter's
 // own marker), a key the package uses as a set or a sorted set, a sweep
 // that deletes only keys a TTL read found with no expiry (ttl == -1, or
 // -2 as well) in a package whose every acquire sets a TTL, and cleanup

@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, k := range c.Keys {
-			if m.Watches(c, k) || m.UndoOnFailure(c, k) || m.NoLease(c, k) || m.TTLRepair(c) {
+			if m.Watches(c, k) || m.UndoOnFailure(c, k) || m.GivenBackAtOnce(c, k) || m.NoLease(c, k) || m.TTLRepair(c) {
 				continue
 			}
 			if !m.IsLockKey(c, k) {

@@ -3,8 +3,8 @@
 // on (a later step ends it), and given back by the taker when the work
 // cannot start (no items) or fails. Those deletes remove the taker's own
 // fresh claim: silent. The twins delete on the take's own failure (the
-// key is another's) and release a lock held across the work on every
-// path: both are reported.
+// key is another's) and release a lock held across the work after it:
+// both are reported.
 package givesup
 
 import (
@@ -62,7 +62,10 @@ func PrepareOverwrite(ctx context.Context, rdb *redis.Client, user, orderID stri
 	return reserve(ctx, items)
 }
 
-// Reported: a lock held across the work and given back on every path.
+// Reported: a lock held across the work and given back after it. The
+// exit right after the take, before the work, deletes the key the take
+// set a moment before: the lock's defect is reported once, at the
+// release after the work.
 func Rebuild(ctx context.Context, rdb *redis.Client, user, token string, items []Item) error {
 	key := "rebuild:lock:" + user
 	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
@@ -70,7 +73,7 @@ func Rebuild(ctx context.Context, rdb *redis.Client, user, token string, items [
 		return err
 	}
 	if len(items) == 0 {
-		rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+		rdb.Del(ctx, key) // at once, before the work: the key is the take's
 		return nil
 	}
 	err = reserve(ctx, items)
