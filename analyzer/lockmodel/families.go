@@ -73,19 +73,48 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 // setOnCount reports whether c is a plain SET (no NX) under a condition
 // on what an INCR of its function returned: the flag a lockout raises
 // when the failures reach the limit (n >= 5), written by whoever saw
-// that count and cleared by a good login. Nobody holds it.
+// that count and cleared by a good login. Nobody holds it. The SET may
+// be a helper's (LockAccount) that every caller calls under such a
+// condition, among the calls in this package.
 func (m *Model) setOnCount(c *Call) bool {
 	if c.Command != CmdSet || c.Flags&FlagNX != 0 || c.Key() == nil {
 		return false
 	}
-	body := FuncBody(c.Func)
+	if m.underCount(FuncBody(c.Func), func(o *Call) bool { return o.Func == c.Func }, c.Expr) {
+		return true
+	}
+	d, ok := c.Func.(*ast.FuncDecl)
+	if !ok {
+		return false
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[d.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	// Another package may call an exported helper too; the calls in
+	// sight say what the flag is for.
+	sites := m.defs.calls[fn]
+	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
+		return false
+	}
+	for _, s := range sites {
+		if s.fn == nil || !m.underCount(s.fn.Body, func(o *Call) bool { return o.Decl == s.fn }, s.call) {
+			return false
+		}
+	}
+	return true
+}
+
+// underCount reports whether e sits in the body of an if of body whose
+// condition reads the reply of an INCR of the function (in).
+func (m *Model) underCount(body *ast.BlockStmt, in func(*Call) bool, e ast.Expr) bool {
 	if body == nil {
 		return false
 	}
 	info := m.Pass.TypesInfo
 	counts := map[types.Object]bool{}
 	for _, o := range m.Calls {
-		if o.Command != CmdIncr || o.Func != c.Func || o.Queued {
+		if o.Command != CmdIncr || !in(o) || o.Queued {
 			continue
 		}
 		if as, ok := o.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
@@ -99,7 +128,7 @@ func (m *Model) setOnCount(c *Call) bool {
 	}
 	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		ifs, ok := n.(*ast.IfStmt)
-		if !ok || !contains(ifs.Body, c.Expr) {
+		if !ok || !contains(ifs.Body, e) {
 			return false, false
 		}
 		for obj := range counts {
