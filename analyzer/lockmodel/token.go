@@ -392,6 +392,17 @@ func constructs(info *types.Info, fn *ast.FuncDecl, owner *types.Named) bool {
 	return false
 }
 
+// constPrefix reports whether v, a package-level variable, starts as a
+// constant and no function that may run more than once changes it.
+func (t *Tokens) constPrefix(v *types.Var) bool {
+	d, ok := t.m.defs.initial(v)
+	if !ok || d.val == nil || t.m.defs.changedLater(v, t.runsOnce) {
+		return false
+	}
+	tv, ok := t.info.Types[d.val]
+	return ok && tv.Value != nil
+}
+
 // handleKey reports whether key is built from the fields of one struct
 // value and constants only (l.key, "lock:"+l.name): that struct stands
 // for one lock, and a token set when it is made is per lock, not per
@@ -420,6 +431,11 @@ func (t *Tokens) handleKey(key ast.Expr, decl *ast.FuncDecl) bool {
 			other = true
 		case *ast.Ident:
 			v, ok := t.info.ObjectOf(e).(*types.Var)
+			if ok && t.pkgLevel(v) && t.constPrefix(v) {
+				// var KeyLockPrefix = "redis_lock:": the same for
+				// every handle, as a constant is.
+				return
+			}
 			if !ok || t.pkgLevel(v) {
 				other = true
 				return
