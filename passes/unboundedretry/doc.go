@@ -135,7 +135,11 @@
 // acquire, calls itself again (usually after a sleep), where no branch
 // that decides whether to make that call is a bound. An attempt
 // parameter that the call passes stepped (attempt+1, left-1), a context
-// or a deadline passed down unchanged bound it; a walk that recurses
+// passed down unchanged and tested (ctx.Done() in a select, ctx.Err()),
+// or a deadline passed down unchanged and compared with the clock bound
+// it. As in a loop, an exit on the acquire's own error under the
+// caller's context is none: that context may have no deadline, and the
+// calls go on while the lock is held. A walk that recurses
 // whether or not it got the lock is not a retry, nor is a call that
 // passes another value for a parameter the function switches or
 // branches on (a fallback to a plan it handles otherwise).
