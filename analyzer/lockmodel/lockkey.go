@@ -486,7 +486,10 @@ func isSyncMutex(t types.Type) bool {
 // takesAny reports whether some command of the package takes a key
 // exclusively (SETNX, SET NX, an acquire script, a lock library's
 // acquire).
-func (m *Model) takesAny() bool {
+func (m *Model) takesAny() bool { return m.takes }
+
+// anyAcquire is takesAny's answer, computed once the calls are known.
+func (m *Model) anyAcquire() bool {
 	for _, c := range m.Calls {
 		if c.Acquires() {
 			return true
@@ -501,19 +504,7 @@ func (m *Model) takesAny() bool {
 func (m *Model) comparedWithHeld(g *Call) bool {
 	info := m.Pass.TypesInfo
 	for _, rc := range m.ownerCompares[g] {
-		e := rc.other
-		for range maxDepth {
-			id, ok := ast.Unparen(e).(*ast.Ident)
-			if !ok {
-				break
-			}
-			def := m.keys.definition(info.ObjectOf(id))
-			if def == nil {
-				break
-			}
-			e = def
-		}
-		switch x := ast.Unparen(e).(type) {
+		switch x := ast.Unparen(m.resolved(rc.other)).(type) {
 		case *ast.SelectorExpr:
 			if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
 				return true

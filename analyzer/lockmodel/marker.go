@@ -145,7 +145,7 @@ func (m *Model) splitTTL(e *Call) bool {
 		return false
 	}
 	for _, a := range m.Calls {
-		if a.Acquires() && a.NoTTL && a.Func == e.Func && a.End() <= e.Pos() && a.Key() != nil && m.SameKey(a, a.Key(), e, e.Key()) {
+		if a.Acquires() && a.NoTTL && m.expiresTake(a, e) {
 			return true
 		}
 	}

@@ -42,6 +42,9 @@ type Model struct {
 	// impls caches implementations; passes ask for them concurrently.
 	implsMu sync.Mutex
 	impls   map[*types.Func][]*types.Func
+	// takes is whether some command of the package takes a key
+	// exclusively (takesAny).
+	takes bool
 	// dataKeys are the identities of keys the package reads as data and
 	// never acquires: a setting or a report, whatever its name says.
 	dataKeys map[string]bool
@@ -182,6 +185,7 @@ func run(pass *analysis.Pass) (any, error) {
 			m.scriptAcquire(c)
 		}
 	}
+	m.takes = m.anyAcquire()
 	m.ownedRelease = m.ownedReleasers()
 	// Also without an acquire of its own: a call through the package's
 	// own interface is known as one by the error it is tested against.

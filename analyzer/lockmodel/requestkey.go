@@ -199,18 +199,11 @@ func (m *Model) secretCompared(g *Call) bool {
 // field whose name ends with one of words, in any case.
 func (m *Model) namedFor(e ast.Expr, words ...string) bool {
 	var name string
-	for range maxDepth {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(x)); def != nil {
-				e = def
-				continue
-			}
-			name = x.Name
-		case *ast.SelectorExpr:
-			name = x.Sel.Name
-		}
-		break
+	switch x := ast.Unparen(m.resolved(e)).(type) {
+	case *ast.Ident:
+		name = x.Name
+	case *ast.SelectorExpr:
+		name = x.Sel.Name
 	}
 	n := strings.ToLower(name)
 	for _, s := range words {
@@ -281,4 +274,23 @@ func (m *Model) scriptTokenKeys(o *Call) {
 			}
 		}
 	}
+}
+
+// resolved follows e through the single definitions of local variables
+// (token := req.Token; t := token) to the expression they hold, or to
+// the first name that has none (a parameter, a variable assigned more
+// than once).
+func (m *Model) resolved(e ast.Expr) ast.Expr {
+	for range maxDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return e
+		}
+		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
+		if def == nil {
+			return e
+		}
+		e = def
+	}
+	return e
 }

@@ -31,16 +31,19 @@ func (m *Model) SplitAcquires() []Pair {
 			continue
 		}
 		for _, e := range m.Calls {
-			if !e.Command.IsExpire() || e.Func != a.Func || e.Pos() < a.End() || e.Key() == nil {
-				continue
-			}
-			if m.SameKey(a, a.Key(), e, e.Key()) {
+			if m.expiresTake(a, e) {
 				out = append(out, Pair{Acquire: a, Expire: e})
 				break
 			}
 		}
 	}
 	return out
+}
+
+// expiresTake reports whether e is an EXPIRE-family command, after a in
+// a's function, on a's key: the second half of a take split in two.
+func (m *Model) expiresTake(a, e *Call) bool {
+	return e.Command.IsExpire() && e.Func == a.Func && e.Pos() >= a.End() && a.Key() != nil && e.Key() != nil && m.SameKey(a, a.Key(), e, e.Key())
 }
 
 // minRetention is the shortest TTL that reads as a record's retention

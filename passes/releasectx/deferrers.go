@@ -156,10 +156,7 @@ func (a *checker) recordFieldDeferrer(s *site, ctx ast.Expr, at token.Pos) {
 		return
 	}
 	p := a.pass.Fset.Position(at)
-	d := &Defers{Field: field.Name(), At: fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)}
-	a.deferrers[fn] = d
-	a.fieldDeferrers[fn] = field
-	a.export(fn, d)
+	a.setFieldDeferrer(fn, field, fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line))
 }
 
 // recordFieldVia makes decl a deferrer under field because it calls,
@@ -171,6 +168,12 @@ func (a *checker) recordFieldVia(decl *ast.FuncDecl, field *types.Var, at string
 	if fn == nil {
 		return
 	}
+	a.setFieldDeferrer(fn, field, at)
+}
+
+// setFieldDeferrer records fn as deferring a release under field, the
+// defer at at, and exports it.
+func (a *checker) setFieldDeferrer(fn *types.Func, field *types.Var, at string) {
 	d := &Defers{Field: field.Name(), At: at}
 	a.deferrers[fn] = d
 	a.fieldDeferrers[fn] = field
