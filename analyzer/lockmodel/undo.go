@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/internal/typesx"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // UndoOnFailure reports whether c, a delete of key, only undoes a take
@@ -289,7 +290,9 @@ func (m *Model) GivenBackAtOnce(c *Call, key ast.Expr) bool {
 }
 
 // releasedAfter reports whether c's function deletes key again after
-// pos: in a later statement, a deferred call or a goroutine.
+// pos: in a later statement, a deferred call or a goroutine, with a
+// command or the lock library's Release (once the release after the
+// work is fixed, the guard clauses before it stay what they were).
 func (m *Model) releasedAfter(c *Call, key ast.Expr, pos token.Pos) bool {
 	for _, o := range m.Calls {
 		if o == c || o.Decl != c.Decl || o.Pos() < pos || !(o.Command.IsDelete() || o.Command == CmdDelEx || o.Command == CmdEval) {
@@ -301,7 +304,22 @@ func (m *Model) releasedAfter(c *Call, key ast.Expr, pos token.Pos) bool {
 			}
 		}
 	}
-	return false
+	found := false
+	ast.Inspect(c.Decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok || call.Pos() < pos {
+			return !found
+		}
+		if fn, ok := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); ok && fn.Name() == "Release" && IsLibraryRelease(fn) {
+			for _, a := range call.Args {
+				if m.sameKeyBetween(a, call.Pos(), key, c.Pos()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // assigned returns the variables a statement assigns.
