@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"time"
 
 	"github.com/locklint/locklint/internal/typesx"
@@ -255,9 +254,8 @@ func (m *Model) GivenBackAtOnce(c *Call, key ast.Expr) bool {
 	if d, ok := m.Lease(take); !ok || d < minGuardLease {
 		return false
 	}
-	list := enclosingList(FuncBody(c.Func), take.Stmt)
-	i := slices.Index(list, take.Stmt)
-	if i < 0 {
+	list, i := stmtIndex(FuncBody(c.Func), take.Stmt.Pos())
+	if i < 0 || list[i] != take.Stmt {
 		return false
 	}
 	replies := assigned(m.Pass.TypesInfo, take.Stmt)
@@ -347,32 +345,6 @@ func refersAny(info *types.Info, e ast.Expr, objs []types.Object) bool {
 		}
 	}
 	return false
-}
-
-// enclosingList returns the statement list of body, or of a block or
-// case nested in it, that holds s as one of its statements.
-func enclosingList(body *ast.BlockStmt, s ast.Stmt) []ast.Stmt {
-	var found []ast.Stmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found != nil || n == nil || !contains(n, s) {
-			return false
-		}
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
-		if slices.Contains(list, s) {
-			found = list
-			return false
-		}
-		return true
-	})
-	return found
 }
 
 // guardStmt reports whether s only computes or checks: an assignment, a
