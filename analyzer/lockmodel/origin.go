@@ -51,6 +51,11 @@ type TokenOrigin struct {
 	// reading or the pid: made once, at a process's start, it names that
 	// process (host-<start time>, host-<pid>), as a drawn value does.
 	Instance bool
+	// Given is set on an OriginOnce field that its constructor copies
+	// from a value the model cannot follow (a parameter): an identity
+	// the holder's maker chose for it, not the lock's name, since the
+	// key is not built from the struct's fields.
+	Given bool
 }
 
 // origin is a value of origin o whose source is of kind k, named name.
@@ -132,15 +137,20 @@ func (t Trail) through(s Step) Trail {
 // otherwise it has the kind of its strongest part. An unknown part makes
 // it unknown, unless a clock or math/rand part is what the value counts on
 // for uniqueness: a caller's prefix (a name, a host) does not rescue
-// prefix+time.Now().UnixNano()+rand.Int63(). No parts (a constant format)
+// prefix+time.Now().UnixNano()+rand.Int63(). A holder's own identity
+// kept since its construction (drawn, or given by its maker) joined with
+// a clock reading is unique to the holder and the round: no origin. No
+// parts (a constant format)
 // is a constant.
 func concat(parts ...TokenOrigin) TokenOrigin {
-	drawn, goroutine := false, false
+	drawn, given, goroutine, clock := false, false, false, false
 	for _, p := range parts {
 		if p.Origin == OriginFresh {
 			return p
 		}
 		drawn = drawn || p.Origin == OriginOnce && p.Drawn
+		given = given || p.Origin == OriginOnce && p.Given
+		clock = clock || p.Origin == OriginClock
 		goroutine = goroutine || p.Trail.Source.Kind == SourceGoroutineID || p.Trail.Source.Kind == SourceFunc && p.Trail.Source.Name == "goid.Get"
 	}
 	if drawn && goroutine {
@@ -148,6 +158,12 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 		// id, names one goroutine of one process: a reentrant lock's
 		// owner (Redisson's), shared by that goroutine's acquisitions by
 		// design.
+		return TokenOrigin{}
+	}
+	if clock && (drawn || given) {
+		// The holder's own identity (drawn once, or given to its
+		// constructor) separates processes, and the clock separates one
+		// holder's successive acquisitions: instanceID + ":" + now.
 		return TokenOrigin{}
 	}
 	best := origin(OriginConstant, SourceConstants, "", nil)
@@ -164,11 +180,10 @@ func concat(parts ...TokenOrigin) TokenOrigin {
 	if unknown && best.Origin < OriginClock {
 		return TokenOrigin{}
 	}
-	host, pid, clock, instance := false, false, false, false
+	host, pid, instance := false, false, false
 	for _, p := range parts {
 		host = host || processFunc(p, "os.Hostname") || processFunc(p, "net.Interfaces") || processFunc(p, "net.InterfaceAddrs")
 		pid = pid || processFunc(p, "os.Getpid")
-		clock = clock || p.Origin == OriginClock
 		instance = instance || p.Instance
 	}
 	// A host name with a start time, or with a pid, names one live

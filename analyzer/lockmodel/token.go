@@ -350,6 +350,7 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 	once := origin(OriginOnce, SourceSetOnce, ctor.Name.Name, ctor.Name)
 	once.Trail = once.Trail.through(Step{Kind: StepField, Name: e.Sel.Name})
 	once.Drawn = src.Origin == OriginFresh || instance
+	once.Given = src.Origin == OriginUnknown
 	return once
 }
 

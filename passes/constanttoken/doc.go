@@ -65,6 +65,13 @@
 // other code setting that field, leaves the token to its callers: a call
 // in another package that gives it one of these values is reported there.
 //
+// A clock reading joined with the holder's own identity, kept in a field
+// since the holder was made (a UUID its constructor draws, or an
+// instance id its maker gives the constructor, when the key is not built
+// from the struct's fields), stays silent: the identity separates
+// processes and the clock one holder's successive rounds
+// (r.instanceID + ":" + now).
+//
 // A token made once per call and reused by the retries of that one
 // acquisition is correct and stays silent, as are tokens from crypto/rand,
 // github.com/google/uuid and github.com/gofrs/uuid, helpers of the package
