@@ -37,7 +37,7 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 		// another name (a constructor takes the key with a TTL and stores
 		// it in the field the release reads): only a package that gives
 		// no lock a lease is known to give this one none.
-		if o.Command == CmdEval || o.Command.IsExpire() || o.Acquires() && !o.NoTTL {
+		if o.Command == CmdEval || o.Command.IsExpire() || o.Acquires() && (!o.NoTTL || o.TTLBranch != nil) {
 			return false
 		}
 		for _, ok := range o.Keys {

@@ -14,6 +14,7 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -34,7 +35,7 @@ func (m *Model) markRecordStores() {
 		}
 		tn := m.storeType(c)
 		fam, famOK := m.counterFamily(c.Key())
-		famOK = famOK && !m.keys.lockish(c.Key(), 0, map[ast.Node]bool{})
+		famOK = famOK && !m.keys.lockish(c.Key(), 0, map[ast.Node]bool{}) && !m.namespacedParam(c)
 		if (tn == nil && !famOK) || !m.decodesReply(c) {
 			continue
 		}
@@ -59,6 +60,37 @@ func (m *Model) markRecordStores() {
 			}
 		}
 	}
+}
+
+// namespacedParam reports whether c's key is its function's parameter
+// under constant parts only (prefix + key): a key-value helper's key,
+// whatever its callers name. Its family is every key of theirs, so a
+// GetObj that decodes it makes no family of the package a record.
+func (m *Model) namespacedParam(c *Call) bool {
+	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	var vars []ast.Expr
+	var walk func(e ast.Expr)
+	walk = func(e ast.Expr) {
+		e = ast.Unparen(e)
+		if tv, ok := m.Pass.TypesInfo.Types[e]; ok && tv.Value != nil {
+			return
+		}
+		if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		vars = append(vars, e)
+	}
+	walk(c.Key())
+	if len(vars) != 1 || vars[0] == ast.Unparen(c.Key()) {
+		return false
+	}
+	_, ok := m.paramOf(fn, vars[0])
+	return ok
 }
 
 // storeType returns the receiver type of c's method when c's key is a

@@ -62,8 +62,10 @@
 // however many failure paths delete it, while the success branch returns
 // with the key kept, a key whose value the package reads back and
 // decodes as a record (json.Unmarshal of a GET: an idempotency store's
-// entry, a player's queued parameters), and every key given to a store
-// type that decodes what it reads) are left alone. Such an undo is a release when
+// entry, a player's queued parameters; not a key-value helper's
+// GetObj(key), whose key is whatever its callers name under a prefix),
+// and every key given to a store type that decodes what it reads) are
+// left alone. Such an undo is a release when
 // another function of the package gives the same keys back and the take's
 // lease is short enough to lapse within a slow request (at most five
 // minutes): a longer lease, or one set out of sight in a script, cannot
