@@ -28,7 +28,8 @@
 // or use fix.Obtain from github.com/locklint/locklint/analyzer/fix,
 // whose error says whether the lock was taken. Its error must be checked
 // too: `l, _ := fix.Obtain(...)`, a check of ErrNotObtained alone
-// that lets every other error fall into the work (a second test, if
+// that lets every other error fall into the work (its branch may hand
+// the error on, return err: that is the sentinel, no other test) (a second test, if
 // err == nil { defer l.Release(ctx) }, only chooses the release and
 // checks nothing), and a branch on
 // ErrNotObtained or on err != nil that only logs and falls through into

@@ -464,11 +464,21 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 	}
 	// A read that only chooses whether to defer the release (if err == nil
 	// { defer Release }) lets the work run either way: it is no test.
+	// The error handed on in the miss branch (if err == ErrNotObtained
+	// { return err }) is the sentinel itself: no test of the others.
+	var misses []*ast.IfStmt
+	for _, id := range ids {
+		if test, eq := notObtainedTest(pass.TypesInfo, m, file, id); test != nil && eq {
+			if ifs := ifOf(file, test); ifs != nil {
+				misses = append(misses, ifs)
+			}
+		}
+	}
 	tested := false
 	for _, id := range ids {
 		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test != nil {
 			tested = true
-		} else if !onlyChoosesDefer(file, []*ast.Ident{id}) {
+		} else if !onlyChoosesDefer(file, []*ast.Ident{id}) && !inBodyOf(misses, id) {
 			return
 		}
 	}
@@ -476,6 +486,30 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 		return
 	}
 	report("only %s's not-obtained error is checked: any other error runs the code after it without the lock; return on every error", name)
+}
+
+// ifOf returns the if statement whose whole condition is test, or nil.
+func ifOf(file *ast.File, test ast.Expr) *ast.IfStmt {
+	path, _ := astutil.PathEnclosingInterval(file, test.Pos(), test.End())
+	for _, n := range path {
+		if ifs, ok := n.(*ast.IfStmt); ok {
+			if ast.Unparen(ifs.Cond) == test {
+				return ifs
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// inBodyOf reports whether id is in the body of one of ifs.
+func inBodyOf(ifs []*ast.IfStmt, id *ast.Ident) bool {
+	for _, s := range ifs {
+		if s.Body.Pos() <= id.Pos() && id.End() <= s.Body.End() {
+			return true
+		}
+	}
+	return false
 }
 
 func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
