@@ -68,6 +68,14 @@ func (b *builder) collect(files []*ast.File) {
 			return
 		}
 		client, ok := clientPaths[fn.Pkg().Path()]
+		if knownFunc(fn, valueOptions, valueOptionNames) && len(call.Args) == 1 {
+			v := ValueFunc{Call: call}
+			for f := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+				v.Decl = f.Node().(*ast.FuncDecl)
+			}
+			b.m.valueFuncs = append(b.m.valueFuncs, v)
+			return
+		}
 		if !ok && (isObtain(b.pass.TypesInfo, call) || LibraryAcquire(fn)) {
 			b.m.obtains = append(b.m.obtains, call)
 			return

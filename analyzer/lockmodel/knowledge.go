@@ -146,6 +146,16 @@ var lockAcquires = map[string]bool{
 	"(*github.com/bsm/redislock.Client).Obtain":                true,
 }
 
+// valueOptions are other lock libraries' options that replace how they
+// make a lock's value, keyed by FullName: the function given is the
+// token's origin, and the library's release and extend scripts compare
+// the value it returns.
+var valueOptions = map[string]bool{
+	"github.com/go-redsync/redsync/v4.WithGenValueFunc": true,
+}
+
+var valueOptionNames = shortNames(valueOptions)
+
 // LibraryAcquire reports whether fn is a known lock library's acquire.
 func LibraryAcquire(fn *types.Func) bool {
 	return knownFunc(fn, lockAcquires, acquireNames)

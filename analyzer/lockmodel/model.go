@@ -71,6 +71,9 @@ type Model struct {
 	// obtains are the calls of the lock library's acquire, and of an
 	// Obtainer of another package of the module (Obtains).
 	obtains []*ast.CallExpr
+	// valueFuncs are the calls of another lock library's option that
+	// gives it the function its values are made by.
+	valueFuncs []ValueFunc
 	// ctorTokens are the calls of other packages' constructors that keep
 	// an argument as a lock's token (CtorTokens).
 	ctorTokens []CtorToken

@@ -190,10 +190,17 @@ func (t *Tokens) helperOrigin(decl *ast.FuncDecl, st *tokenState, depth int) Tok
 }
 
 func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) TokenOrigin {
+	// A method (a getter of the struct the key is read from) keeps the
+	// acquire's handle; a function's value is its own.
+	return t.bodyWalk(decl.Body, decl.Name.Name, st.within(decl, st.handle && decl.Recv != nil), depth)
+}
+
+// bodyWalk is the origin of what body returns, read in inner's function.
+func (t *Tokens) bodyWalk(body *ast.BlockStmt, name string, inner *tokenState, depth int) TokenOrigin {
 	fresh := false
 	var addrs string
 	var rets []ast.Expr
-	typesx.OutsideClosures(decl.Body, func(n ast.Node) (bool, bool) {
+	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.Ident:
 			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
@@ -210,14 +217,11 @@ func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) Token
 		return false, false
 	})
 	if fresh {
-		return origin(OriginFresh, SourceFunc, decl.Name.Name, nil)
+		return origin(OriginFresh, SourceFunc, name, nil)
 	}
 	if len(rets) == 0 {
 		return TokenOrigin{}
 	}
-	// A method (a getter of the struct the key is read from) keeps the
-	// acquire's handle; a function's value is its own.
-	inner := st.within(decl, st.handle && decl.Recv != nil)
 	srcs := make([]TokenOrigin, 0, len(rets))
 	for _, r := range rets {
 		srcs = append(srcs, t.expr(r, inner, depth+1))
@@ -229,4 +233,39 @@ func (t *Tokens) helperWalk(decl *ast.FuncDecl, st *tokenState, depth int) Token
 		return origin(OriginProcess, SourceFunc, addrs, nil)
 	}
 	return src
+}
+
+// ValueFunc is a call of another lock library's option that gives it the
+// function its lock values are made by (redsync.WithGenValueFunc(f)).
+type ValueFunc struct {
+	Call *ast.CallExpr
+	Decl *ast.FuncDecl // the function the call is in, if any
+}
+
+// ValueFuncs returns the package's ValueFunc calls.
+func (m *Model) ValueFuncs() []ValueFunc { return m.valueFuncs }
+
+// ClassifyValueFunc returns the origin of the values v's function
+// returns: a function literal's, or a function's of this package.
+func (t *Tokens) ClassifyValueFunc(v ValueFunc) TokenOrigin {
+	if t.m.keys == nil {
+		return TokenOrigin{}
+	}
+	st := newTokenState(v.Decl, false)
+	switch f := ast.Unparen(v.Call.Args[0]).(type) {
+	case *ast.FuncLit:
+		if v.Decl == nil {
+			return TokenOrigin{}
+		}
+		return t.bodyWalk(f.Body, "", st, 0)
+	case *ast.Ident:
+		fn, _ := t.info.Uses[f].(*types.Func)
+		if fn == nil {
+			return TokenOrigin{}
+		}
+		if decl := t.m.defs.funcs[fn.Origin()]; decl != nil && decl.Body != nil {
+			return t.helper(decl, st, 0)
+		}
+	}
+	return TokenOrigin{}
 }

@@ -59,6 +59,14 @@ func run(pass *analysis.Pass) (any, error) {
 			reportCtor(pass, ct, src)
 		}
 	}
+	for _, v := range m.ValueFuncs() {
+		if !tests && m.InTestFile(v.Call) {
+			continue
+		}
+		if src := toks.ClassifyValueFunc(v); src.Origin.Weak() && !src.Drawn {
+			reportValueFunc(pass, v, src)
+		}
+	}
 	if len(acquires) == 0 {
 		return nil, nil
 	}
@@ -121,6 +129,21 @@ func reportCtor(pass *analysis.Pass, ct lockmodel.CtorToken, src lockmodel.Token
 			key, diag.Trail(src.Trail), diag.Use(ct.Library(), "Obtain")),
 	}
 	if arg := ct.Arg(); src.At != nil && (src.At.Pos() < arg.Pos() || src.At.Pos() >= arg.End()) {
+		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
+	}
+	diag.Report(pass, d)
+}
+
+// reportValueFunc reports the option that gives a lock library the
+// function every lock value of its mutexes is made by.
+func reportValueFunc(pass *analysis.Pass, v lockmodel.ValueFunc, src lockmodel.TokenOrigin) {
+	d := analysis.Diagnostic{
+		Pos: v.Call.Pos(),
+		End: v.Call.End(),
+		Message: fmt.Sprintf("%s makes every lock's value from a non-unique token (%s), which the library's release and extend compare; return a crypto/rand token, or leave the library's default",
+			diag.Code(pass.Fset, v.Call.Fun), diag.Trail(src.Trail)),
+	}
+	if src.At != nil && (src.At.Pos() < v.Call.Pos() || src.At.Pos() >= v.Call.End()) {
 		d.Related = []analysis.RelatedInformation{{Pos: src.At.Pos(), End: src.At.End(), Message: "token made here"}}
 	}
 	diag.Report(pass, d)

@@ -60,6 +60,11 @@
 //     lock and acquires it again: a renewal or release still in flight
 //     from one round passes the owner check of the next.
 //
+// So is the function given to a lock library as the maker of its values
+// (redsync.WithGenValueFunc(f)) when what it returns is one of these:
+// the library's release and extend scripts compare that value. The
+// finding is at the option.
+//
 // A lock package's exported constructor that keeps a parameter in the
 // field its acquire stores (dlock.NewMutex(client, key, owner)), with no
 // other code setting that field, leaves the token to its callers: a call
