@@ -140,7 +140,7 @@ func reportValueFunc(pass *analysis.Pass, v lockmodel.ValueFunc, src lockmodel.T
 	d := analysis.Diagnostic{
 		Pos: v.Call.Pos(),
 		End: v.Call.End(),
-		Message: fmt.Sprintf("%s makes every lock's value from a non-unique token (%s), which the library's release and extend compare; return a crypto/rand token, or leave the library's default",
+		Message: fmt.Sprintf("lock values made by %s are not unique per acquisition (%s), and the library compares them; use a crypto/rand token",
 			diag.Code(pass.Fset, v.Call.Fun), diag.Trail(src.Trail)),
 	}
 	if src.At != nil && (src.At.Pos() < v.Call.Pos() || src.At.Pos() >= v.Call.End()) {

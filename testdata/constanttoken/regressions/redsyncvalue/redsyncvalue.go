@@ -21,7 +21,7 @@ type Locker struct{ rs *redsync.Redsync }
 func (l *Locker) NewMutex(name string) *redsync.Mutex {
 	return l.rs.NewMutex(name,
 		redsync.WithExpiry(10*time.Second),
-		redsync.WithGenValueFunc(func() (string, error) { // want "`redsync.WithGenValueFunc` makes every lock's value from a non-unique token \\(`time.Now`\\)"
+		redsync.WithGenValueFunc(func() (string, error) { // want "lock values made by `redsync.WithGenValueFunc` are not unique per acquisition \\(`time.Now`\\), and the library compares them; use a crypto/rand token$"
 			return fmt.Sprintf("%d", time.Now().UnixNano()), nil
 		}),
 	)
@@ -30,7 +30,7 @@ func (l *Locker) NewMutex(name string) *redsync.Mutex {
 func fixedValue() (string, error) { return "owner", nil }
 
 func (l *Locker) NewFixed(name string) *redsync.Mutex {
-	return l.rs.NewMutex(name, redsync.WithGenValueFunc(fixedValue)) // want "`redsync.WithGenValueFunc` makes every lock's value from a non-unique token \\(the constant `\"owner\"`, returned by `fixedValue`\\)"
+	return l.rs.NewMutex(name, redsync.WithGenValueFunc(fixedValue)) // want "lock values made by `redsync.WithGenValueFunc` are not unique per acquisition \\(the constant `\"owner\"`, returned by `fixedValue`\\)"
 }
 
 func randomValue() (string, error) {
