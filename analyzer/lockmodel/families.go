@@ -197,21 +197,9 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 	if key == nil || m.keys == nil {
 		return "", false
 	}
-	e := key
-	for range maxDepth {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			break
-		}
-		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
-		if def == nil {
-			break
-		}
-		e = def
-	}
-	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+	if call := m.keyCall(key); call != nil {
 		var maker string
-		if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg || m.foreignKeyMaker(call) {
+		if fn := m.makerFunc(call); fn != nil {
 			maker = "func " + fn.FullName()
 		} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			// A key builder injected into a struct field (s.keyFunc(chat)):
@@ -238,6 +226,35 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 		}
 	}
 	return m.keyFamily(key)
+}
+
+// keyCall returns the call that key is, directly or through the one
+// definition of each local it names, or nil.
+func (m *Model) keyCall(key ast.Expr) *ast.CallExpr {
+	e := key
+	for range maxDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			break
+		}
+		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
+		if def == nil {
+			break
+		}
+		e = def
+	}
+	call, _ := ast.Unparen(e).(*ast.CallExpr)
+	return call
+}
+
+// makerFunc returns the function that call makes a family of keys with:
+// a function of the package, or another package's key maker; nil for
+// any other call.
+func (m *Model) makerFunc(call *ast.CallExpr) *types.Func {
+	if fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() == m.Pass.Pkg || m.foreignKeyMaker(call) {
+		return fn
+	}
+	return nil
 }
 
 // foreignKeyMaker reports whether call is a function or method of

@@ -472,15 +472,33 @@ func (m *Model) builtKey(key ast.Expr) (string, bool) {
 		return "", false
 	}
 	if _, consts := m.keyFamily(key); !consts {
-		if fam, ok := m.counterFamily(key); ok && strings.HasPrefix(fam, "func ") &&
-			(strings.Contains(fam, `"`) || !strings.HasPrefix(fam, "func "+m.Pass.Pkg.Path()+".")) {
-			// Made by a namespace method from a constant, or by another
-			// package's maker of one kind of key (OrderPaidLockKey(id)).
-			return fam, true
+		call := m.keyCall(key)
+		if call == nil {
+			return "", false
+		}
+		fn := m.makerFunc(call)
+		if fn == nil {
+			return "", false
+		}
+		// Made from a constant (key("lock", job)), by a method (a
+		// namespace's, rdb.Key(...)), or by another package's maker of
+		// one kind of key (OrderPaidLockKey(id)).
+		if constArg(m.Pass.TypesInfo, call) || fn.Signature().Recv() != nil || fn.Pkg() != m.Pass.Pkg {
+			return m.counterFamily(key)
 		}
 		return "", false
 	}
 	return m.counterFamily(key)
+}
+
+// constArg reports whether one of call's arguments is a constant string.
+func constArg(info *types.Info, call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if _, ok := constStringOf(info, a); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // wholeKey reports whether k is, through local variables, a parameter,
