@@ -467,18 +467,23 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 	// The error handed on in the miss branch (if err == ErrNotObtained
 	// { return err }) is the sentinel itself: no test of the others.
 	var misses []*ast.IfStmt
+	var others []*ast.Ident
 	for _, id := range ids {
-		if test, eq := notObtainedTest(pass.TypesInfo, m, file, id); test != nil && eq {
-			if ifs := ifOf(file, test); ifs != nil {
-				misses = append(misses, ifs)
-			}
+		test, eq := notObtainedTest(pass.TypesInfo, m, file, id)
+		if test == nil {
+			others = append(others, id)
+			continue
+		}
+		if !eq {
+			continue
+		}
+		if ifs := ifOf(file, test); ifs != nil {
+			misses = append(misses, ifs)
 		}
 	}
-	tested := false
-	for _, id := range ids {
-		if test, _ := notObtainedTest(pass.TypesInfo, m, file, id); test != nil {
-			tested = true
-		} else if !onlyChoosesDefer(file, []*ast.Ident{id}) && !inBodyOf(misses, id) {
+	tested := len(others) < len(ids)
+	for _, id := range others {
+		if !onlyChoosesDefer(file, []*ast.Ident{id}) && !inBodyOf(misses, id) {
 			return
 		}
 	}
