@@ -299,7 +299,9 @@ func (m *Model) foreignKeyMaker(call *ast.CallExpr) bool {
 func (m *Model) readFamilies() map[string]bool {
 	fams := map[string]bool{}
 	for _, o := range m.Calls {
-		if o.Command == CmdGet && !o.Compared || o.Command == CmdIncr || o.Read {
+		// A GET compared only with what a user typed reads a code as
+		// data too (see secretCompared).
+		if o.Command == CmdGet && (!o.Compared || m.secretCompared(o)) || o.Command == CmdIncr || o.Read {
 			if f, ok := m.counterFamily(o.Key()); ok {
 				fams[f] = true
 			}

@@ -195,21 +195,34 @@ func (m *Model) secretCompared(g *Call) bool {
 	return len(rcs) > 0
 }
 
-// namedFor reports whether e, through local variables, is a variable or
-// field whose name ends with one of words, in any case.
+// namedFor reports whether e, or a local variable it is defined from,
+// is a variable or field whose name ends with one of words, in any
+// case: verifyCode := strings.TrimSpace(in.Input("verify_code")) is
+// named for a code though what defines it is not.
 func (m *Model) namedFor(e ast.Expr, words ...string) bool {
-	var name string
-	switch x := ast.Unparen(m.resolved(e)).(type) {
-	case *ast.Ident:
-		name = x.Name
-	case *ast.SelectorExpr:
-		name = x.Sel.Name
-	}
-	n := strings.ToLower(name)
-	for _, s := range words {
-		if strings.HasSuffix(n, s) {
-			return true
+	for range maxDepth {
+		var name string
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			name = x.Name
+		case *ast.SelectorExpr:
+			name = x.Sel.Name
 		}
+		n := strings.ToLower(name)
+		for _, s := range words {
+			if strings.HasSuffix(n, s) {
+				return true
+			}
+		}
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		def := m.keys.definition(m.Pass.TypesInfo.ObjectOf(id))
+		if def == nil {
+			return false
+		}
+		e = def
 	}
 	return false
 }
