@@ -336,8 +336,11 @@ func (w *keptWalk) polarity(cond ast.Expr) (pos, known bool) {
 					continue
 				}
 				p, k := w.polarity(side)
-				// a && b true: both hold; a || b false: neither does.
-				if k && (p == (e.Op == token.LAND)) {
+				// a && b true: both hold, so b's side tells (err == nil
+				// && !ok: not taken); a || b true: one holds, which says
+				// the take failed only if that side says so (err != nil
+				// || !ok).
+				if k && (e.Op == token.LAND || !p) {
 					return p, true
 				}
 				return false, false

@@ -130,6 +130,11 @@ func (m *Model) pairs() pairing {
 				// both takes and drops is the same-function evidence's.
 				continue
 			}
+			if m.undoneByCallers(d.op.leaf, d.op.leaf.Key()) {
+				// Called only when the work failed, by callers that
+				// keep the key when it succeeded: a claim's undo.
+				continue
+			}
 			why := Why{Take: t.op.leaf.Decl, Drop: d.op.leaf.Decl, Caller: t.caller}
 			p.calls[t.op.leaf], p.calls[d.op.leaf] = why, why
 			if t.op.family != "$" {

@@ -73,14 +73,31 @@ func (m *Model) siblingTakeDrop(c *Call, key ast.Expr, fam string) bool {
 	if td == nil {
 		return false
 	}
-	others := td.drops
+	others, drops := td.drops, true
 	if !c.Acquires() || c.Key() != key {
-		others = td.takes
+		others, drops = td.takes, false
 	}
 	for d := range others {
-		if d != c.Decl {
+		if d != c.Decl && !(drops && m.undoOnly(d)) {
 			return true
 		}
 	}
 	return false
+}
+
+// undoOnly reports whether every delete in d is an undo helper's, which
+// its callers call only when the work after their take failed
+// (undoneByCallers): the take is a claim they keep, not Start of a lock.
+func (m *Model) undoOnly(d *ast.FuncDecl) bool {
+	undo := false
+	for _, o := range m.Calls {
+		if o.Decl != d || !o.Command.IsDelete() {
+			continue
+		}
+		if !m.undoneByCallers(o, o.Key()) {
+			return false
+		}
+		undo = true
+	}
+	return undo
 }

@@ -20,6 +20,9 @@ import (
 // marker ("on failure let someone retry"), released on purpose, not a
 // lock held across work and then released without an owner check.
 func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
+	if m.undoneByCallers(c, key) {
+		return true
+	}
 	if c.Decl == nil || c.Decl.Body == nil || m.releasedElsewhere(c, key) {
 		return false
 	}

@@ -54,12 +54,16 @@
 //
 // Keys that are not locks (caches, sessions, one request's dedupe
 // record, a verification code read, compared with what the user typed
-// (code, otpCode, req.Captcha) and deleted, or, in a package that takes
+// (code, otpCode, req.Captcha, or a local defined from the request:
+// verifyCode := strings.TrimSpace(in.Input("verify_code"))) and deleted, or, in a package that takes
 // no key exclusively, compared with a value made there rather than a
 // token a caller or a handle holds, a marker whose take is undone only
 // when the work failed
 // (err != nil, or a handler's recorded errors: len(c.Errors) > 0),
-// however many failure paths delete it, while the success branch returns
+// however many failure paths delete it, directly or through an undo
+// that deletes nothing else (a function literal bound for it, rollback
+// := func() { ... }, or a helper of the package called only on such
+// paths, clearPending(user)), while the success branch returns
 // with the key kept, a key whose value the package reads back and
 // decodes as a record (json.Unmarshal of a GET: an idempotency store's
 // entry, a player's queued parameters; not a key-value helper's
