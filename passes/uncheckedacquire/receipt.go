@@ -95,30 +95,74 @@ func resultTypes(t types.Type) []types.Type {
 }
 
 // readsFrom returns the reads of v in fn that the value assigned at from
-// reaches in source order: those after from and before v's next
-// assignment. A variable reused for every call's error (err = ...) is
-// read for other calls before it and after its next assignment.
+// reaches: those after from that no later assignment of v comes before
+// on their way (one in the same block or a block around them; one in a
+// branch beside them does not), and those in the condition of a loop
+// whose body assigns v there. A variable reused for every call's error
+// (err = ...) is read for other calls before it and after its next
+// assignment.
 func readsFrom(info *types.Info, fn ast.Node, v *types.Var, from token.Pos) []*ast.Ident {
-	next := token.Pos(-1)
+	// The assignments of v after from, each with the innermost block (or
+	// case) around it: a read in that block after it sees its value.
+	type assign struct {
+		pos   token.Pos
+		block ast.Node
+	}
+	var assigns []assign
+	var conds []ast.Expr
+	var stack []ast.Node
 	ast.Inspect(fn, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() <= from || (next >= 0 && as.Pos() >= next) {
+		if n == nil {
+			stack = stack[:len(stack)-1]
 			return true
 		}
-		for _, l := range as.Lhs {
-			if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
-				next = as.Pos()
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Pos() > from {
+				for _, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+						assigns = append(assigns, assign{n.Pos(), innermostBlock(stack)})
+					}
+				}
+			}
+		case *ast.ForStmt:
+			// A loop's condition runs after its body: err = m.Lock() at
+			// the end of `for err != nil { ... }` is read by it.
+			if n.Cond != nil && n.Body.Pos() < from && from < n.Body.End() {
+				conds = append(conds, n.Cond)
 			}
 		}
+		stack = append(stack, n)
 		return true
 	})
+	within := func(outer, inner ast.Node) bool { return outer.Pos() <= inner.Pos() && inner.End() <= outer.End() }
 	var out []*ast.Ident
 	for _, id := range reads(info, fn, v) {
-		if id.Pos() > from && (next < 0 || id.Pos() < next) {
+		reached := id.Pos() > from
+		for _, c := range conds {
+			reached = reached || within(c, id)
+		}
+		for _, a := range assigns {
+			if a.pos < id.Pos() && a.block != nil && within(a.block, id) {
+				reached = false
+			}
+		}
+		if reached {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// innermostBlock returns the innermost block or case clause of stack.
+func innermostBlock(stack []ast.Node) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return stack[i]
+		}
+	}
+	return nil
 }
 
 // reads returns the identifiers that read v in fn. Assignments to v are
