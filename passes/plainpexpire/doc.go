@@ -76,8 +76,11 @@
 // deferred by the function that took the key itself, of a key that
 // nothing in the package deletes and no loop renews (a processing marker
 // kept for redeliveries after the job is done, an idempotency record
-// whose TTL the middleware sets again on the way out), a plain SET that
-// only a holder of another key makes (in the function that acquired it,
+// whose TTL the middleware sets again on the way out), a plain SET with
+// no TTL of a lock that nothing in the package gives a lease (a task's
+// heartbeat timestamp on a key taken with SET NX and no expiry: there is
+// nothing to extend, and the missing lease is setnxexpire's), a plain
+// SET that only a holder of another key makes (in the function that acquired it,
 // or one that every caller reaches only after an acquire: a record of
 // who holds it, or a version written beside it), a plain SET of a
 // constant other than every constant the package's acquires of the key

@@ -48,6 +48,13 @@ func run(pass *analysis.Pass) (any, error) {
 		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) || m.Counted(k) || m.HolderRecord(c) || m.StateWrite(c) || m.TTLRepair(c) || m.Rearmed(c) {
 			continue
 		}
+		if c.Overwrites() && c.TTL == nil && m.NoLease(c, k) {
+			// A heartbeat's plain SET of a lock that has no lease: it
+			// extends nothing and rewrites a value only its holder
+			// writes; the missing lease is the acquire's defect
+			// (setnxexpire).
+			continue
+		}
 		report(pass, m, c, k)
 	}
 	return nil, nil
