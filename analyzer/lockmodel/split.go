@@ -60,6 +60,53 @@ func (m *Model) KeptMarker(p Pair) bool {
 	return ok && d >= minRetention && (m.Marker(p.Acquire) || m.undoneOnly(p.Acquire))
 }
 
+// EnsuredMarker reports whether p only makes sure a marker exists and
+// gives it a fresh TTL: the acquire's reply is never read (only its
+// error, or nothing), so the EXPIRE after it runs whatever it said, and
+// nothing names or uses the key as a lock. A login's session marker, set
+// if absent and re-expired at each login, takes nothing; its lost EXPIRE
+// on a crash leaves a marker, not a held lock.
+//
+// Only a key built here from constant text and the caller's values
+// counts ("jwt:" + uid): a key that comes in whole may be a lock its
+// caller names, and a queued SETNX is a pipeline's split acquire.
+func (m *Model) EnsuredMarker(p Pair) bool {
+	a := p.Acquire
+	if a.Queued || !m.replyUnread(a) {
+		return false
+	}
+	if _, ok := m.builtKey(a.Key()); !ok {
+		return false
+	}
+	return !m.IsLockKey(a, a.Key())
+}
+
+// replyUnread reports whether nothing reads a's reply: its statement is
+// the call alone, the reply is assigned to _, or only the command's
+// error is asked for (go-redis's .Err()).
+func (m *Model) replyUnread(a *Call) bool {
+	if sel, ok := ast.Unparen(a.Outer).(*ast.CallExpr); ok {
+		if f, ok := ast.Unparen(sel.Fun).(*ast.SelectorExpr); ok && f.Sel.Name == "Err" && a.Outer != ast.Expr(a.Expr) {
+			return true
+		}
+	}
+	r, around := m.Reply(a)
+	if len(around) == 0 {
+		return false
+	}
+	switch s := around[0].(type) {
+	case *ast.ExprStmt:
+		return true
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 || s.Rhs[0] != r || len(s.Lhs) < 2 {
+			return false
+		}
+		id, ok := s.Lhs[0].(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	return false
+}
+
 // undoneOnly reports whether every command on a's key that could give it
 // back is a delete, in a's function after a, that undoes the take on a
 // failure path, and there is at least one.

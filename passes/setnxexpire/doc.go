@@ -47,7 +47,11 @@
 // more, when nothing gives the key back but a delete that undoes the take
 // on a failed run (a webhook's "processed" claim kept for a week on
 // success): a crash between the two leaves for good a marker that would
-// have stayed the week anyway, and keeps out only what it kept out.
+// have stayed the week anyway, and keeps out only what it kept out. So
+// is a SETNX whose reply nothing reads, followed by an EXPIRE that runs
+// whatever it said, on a key that nothing names or uses as a lock (a
+// login's session marker, set if absent and re-expired at each login):
+// it takes nothing.
 //
 // The suggested fix moves the TTL into the SetNX call and deletes the
 // EXPIRE statement when the TTL expression is in scope at the SetNX and

@@ -33,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 	paired := map[*lockmodel.Call]bool{}
 	for _, p := range m.SplitAcquires() {
 		paired[p.Acquire] = true
-		if m.KeptMarker(p) {
+		if m.KeptMarker(p) || m.EnsuredMarker(p) {
 			continue
 		}
 		reportPair(pass, m, p)
