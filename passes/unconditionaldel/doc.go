@@ -108,8 +108,11 @@
 // by another lock's token (a waiter's
 // own marker), a key the package uses as a set or a sorted set, a sweep
 // that deletes only keys a TTL read found with no expiry (ttl == -1, or
-// -2 as well) in a package whose every acquire sets a TTL, and cleanup
-// in _test.go files (set -tests to check those too).
+// -2 as well) in a package whose every acquire sets a TTL, a reset (a
+// function that deletes two or more fixed lock keys, sends nothing else
+// and takes none of them, called by no function that took one first: a
+// cron process clearing its job locks before its scheduler starts), and
+// cleanup in _test.go files (set -tests to check those too).
 //
 // When the token the lock was acquired with is known at the DEL (the value
 // of a SETNX / SET NX of the same key in the same function, or in a method

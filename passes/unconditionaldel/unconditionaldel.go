@@ -40,7 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 			reportSelf(pass, m, c, g)
 			continue
 		}
-		if !(c.Command.IsDelete() || c.EndsNow) || (!tests && m.IsTestFile(c)) || m.Forced(c) {
+		if !(c.Command.IsDelete() || c.EndsNow) || (!tests && m.IsTestFile(c)) || m.Forced(c) || m.ResetsLocks(c) {
 			continue
 		}
 		for _, k := range c.Keys {
