@@ -35,13 +35,23 @@ func (m *Model) Marker(c *Call) bool {
 	// An acquire whose result is returned, or queued, reports to code
 	// that may hold and release it.
 	if (c.Queued || returned(c) || m.replyReturned(c)) && !m.privateKey(key) {
-		return false
+		// A take helper whose every caller builds the key from a
+		// constant text (acquireLock(fmt.Sprintf("LOCK_ONCE_%s", id),
+		// ...)) hands its reply to callers the package shows: the
+		// package's commands on keys of those texts say whether
+		// anything gives them back.
+		if c.Queued || key == nil {
+			return false
+		}
+		if _, _, _, ok := m.builtParam(c, key); !ok {
+			return false
+		}
 	}
 	// Through a lock helper, the release may be another helper the
 	// model does not see into; through a layer that forwards the
 	// command (a service's own SetNx), only if some call of the package
 	// hands such a key to code the model does not read.
-	if !c.Acquires() || key == nil || c.ViaLock {
+	if !c.Acquires() || key == nil || c.ViaLock && !m.seenTakeHelper(c.Via) {
 		return false
 	}
 	// A key built in the function from constants and locals, or one that
@@ -124,6 +134,13 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// seenTakeHelper reports whether fn is a take helper of this package
+// (takeHelper: one acquire, whether it took returned): the model sees
+// all it sends, so no release hides in it.
+func (m *Model) seenTakeHelper(fn *types.Func) bool {
+	return fn != nil && fn.Pkg() == m.Pass.Pkg && m.takeHelper(fn) != nil
 }
 
 // sentHere reports whether c sends its command where it is written: a
