@@ -35,8 +35,10 @@
 // local (local key = KEYS[1]); redis.call and redis.pcall, in any case.
 // An owner check is a read of the same key (GET, HGET, HEXISTS...)
 // compared with == or ~= against a value that is not a literal (ARGV[1],
-// a local), before the write; a reply compared with a constant reads a
-// state, not an owner.
+// a local), before the write, or a field of the reply decoded with
+// cjson.decode or cmsgpack.unpack so compared (local lock =
+// cjson.decode(val); if lock.owner == ARGV[1]); a reply compared with a
+// constant reads a state, not an owner.
 //
 // A script is about a lock when the Go key passed at that KEYS index is a
 // lock key (see the lockwords flag), when the script itself acquires the

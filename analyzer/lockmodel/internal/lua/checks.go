@@ -14,8 +14,13 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 		shut[c] = k
 	}
 	ever := map[string]*Call{} // every variable a reply was assigned to
+	// decoded are the locals that hold a reply decoded as JSON or
+	// MessagePack (local lock = cjson.decode(val)): a field of one
+	// compared with an argument (lock.owner == ARGV[1]) checks the owner.
+	decoded := map[string]*Call{}
 	for j := 0; j < len(toks); j++ {
 		if isOp(toks[j], "=") {
+			bindDecoded(toks, j, byVar, decoded)
 			bindReply(toks, j, byVar, callStart)
 			for n, c := range byVar {
 				ever[n] = c
@@ -64,6 +69,14 @@ func checks(toks []Token, callStart, callEnd map[int]*Call) {
 		}
 		if c == nil && j > 0 && isOp(toks[j-1], ")") {
 			c = wrappedReply(toks, j-1, byVar, callStart)
+		}
+		if c == nil {
+			if d := decodedField(toks, j, decoded); d != nil {
+				if d.CheckedAt < 0 {
+					d.CheckedAt = j
+				}
+				continue
+			}
 		}
 		if c != nil && j+1 < len(toks) {
 			other = j + 1
@@ -390,4 +403,49 @@ func returned(toks []Token, ret int, ever map[string]*Call, callStart map[int]*C
 			}
 		}
 	}
+}
+
+// bindDecoded tracks "local t = cjson.decode(v)" (or cmsgpack.unpack)
+// where v holds a reply; any other assignment to t ends it.
+func bindDecoded(toks []Token, eq int, byVar, decoded map[string]*Call) {
+	if eq == 0 || toks[eq-1].Kind != nameTok || eq >= 2 && isOp(toks[eq-2], ".", ":", ",") {
+		return
+	}
+	name := toks[eq-1].Text
+	delete(decoded, name)
+	if eq+6 >= len(toks) {
+		return
+	}
+	lib, dot, fn, open, arg, shut := toks[eq+1], toks[eq+2], toks[eq+3], toks[eq+4], toks[eq+5], toks[eq+6]
+	if !isOp(dot, ".") || !isOp(open, "(") || !isOp(shut, ")") || arg.Kind != nameTok {
+		return
+	}
+	if !(isName(lib, "cjson") && isName(fn, "decode") || isName(lib, "cmsgpack") && isName(fn, "unpack")) {
+		return
+	}
+	if c := byVar[arg.Text]; c != nil {
+		decoded[name] = c
+	}
+}
+
+// decodedField returns the call whose decoded reply has a field compared
+// at the operator toks[j] with an operand that is no constant:
+// t.owner == ARGV[1], or ARGV[1] == t.owner.
+func decodedField(toks []Token, j int, decoded map[string]*Call) *Call {
+	field := func(k int) *Call {
+		if k < 0 || k+2 >= len(toks) || toks[k].Kind != nameTok || !isOp(toks[k+1], ".") || toks[k+2].Kind != nameTok {
+			return nil
+		}
+		if k > 0 && isOp(toks[k-1], ".", ":") {
+			return nil
+		}
+		return decoded[toks[k].Text]
+	}
+	if c := field(j - 3); c != nil && j+1 < len(toks) && !literal(toks[j+1]) {
+		return c
+	}
+	if c := field(j + 1); c != nil && j > 0 && !literal(toks[j-1]) && !(j+4 < len(toks) && isOp(toks[j+4], ".", "[", "(")) {
+		return c
+	}
+	return nil
 }

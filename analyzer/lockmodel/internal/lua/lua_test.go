@@ -45,6 +45,10 @@ func TestLuaCallsOwnerCheck(t *testing.T) {
 		{"tostringOfLocal", "local v = redis.call('GET', KEYS[1])\nif tostring(v) == ARGV[1] then end", true},
 		{"prefixConstant", "local h = redis.call('GET', KEYS[1])\nif string.sub(h, 1, 3) == 'job' then end", false},
 		{"otherFirstArg", "local h = redis.call('GET', KEYS[1])\nif string.rep(ARGV[2], 2) == ARGV[1] then end", false},
+		{"decodedField", "local v = redis.call('GET', KEYS[1])\nlocal lock = cjson.decode(v)\nif lock.owner == ARGV[1] then end", true},
+		{"decodedFieldReversed", "local v = redis.call('GET', KEYS[1])\nlocal t = cmsgpack.unpack(v)\nif ARGV[1] ~= t.owner then return 0 end", true},
+		{"decodedFieldConstant", "local v = redis.call('GET', KEYS[1])\nlocal t = cjson.decode(v)\nif t.state == 'done' then end", false},
+		{"decodedOther", "local v = redis.call('GET', KEYS[1])\nlocal t = cjson.decode(ARGV[2])\nif t.owner == ARGV[1] then end", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := Calls(tc.src)
