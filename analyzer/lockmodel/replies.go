@@ -139,6 +139,15 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 		if obj != nil && slices.Contains(vars, obj) {
 			return true
 		}
+		// n, _ := strconv.ParseInt(reply, 10, 64): the reply parsed
+		// into a number, compared as the number (an expiry time that
+		// names its holder).
+		if x, ok := b.m.defs.only(obj); obj != nil && ok && x.tuple != nil && x.index == 0 && parsesNumber(b.pass.TypesInfo, x.tuple) {
+			a := unwrapReply(b.pass.TypesInfo, x.tuple.Args[0])
+			if a == r || slices.Contains(vars, b.objOf(a)) {
+				return true
+			}
+		}
 		// reply := rdb.Get(ctx, k); ... reply.Val(): go-redis's command
 		// kept in a variable, its value read later.
 		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 0 && c.Client == GoRedis {
@@ -174,6 +183,20 @@ func unwrapReply(info *types.Info, e ast.Expr) ast.Expr {
 		return ast.Unparen(e)
 	}
 	return ast.Unparen(e)
+}
+
+// parsesNumber reports whether call parses text into a number with
+// strconv (ParseInt, ParseUint, ParseFloat, Atoi).
+func parsesNumber(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strconv" || len(call.Args) == 0 {
+		return false
+	}
+	switch fn.Name() {
+	case "ParseInt", "ParseUint", "ParseFloat", "Atoi":
+		return true
+	}
+	return false
 }
 
 // returned reports whether c sits in a return statement of its function.
