@@ -65,7 +65,9 @@
 // package, or the context a callback is given by a call that derives it
 // from the request's: the session context of a database transaction,
 // session.WithTransaction(ctx, txFunc)) to a service method that defers its lock's release under
-// that parameter, itself, through a release an acquire handed back
+// that parameter (or under a context it derives from it and from
+// nothing else, for a tracing span or a logger: ctx, span :=
+// tracer.Start(ctx, name); not context.WithoutCancel), itself, through a release an acquire handed back
 // (also kept in a variable that holds a no-op until the lock is taken),
 // through a lock handle that keeps the context its maker was given
 // (lock(ctx, key) returns &lock{ctx: ctx}, and a deferred l.unlock()

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -164,7 +165,7 @@ func (a *checker) releaseIn(lit *ast.FuncLit) (handOff, bool) {
 // one that d never reassigns.
 func (a *checker) paramIndex(d *ast.FuncDecl, fn *types.Func, ctx ast.Expr) (int, bool) {
 	v := a.ctxVar(ctx)
-	if v == nil || len(assignments(a.pass.TypesInfo, d, v)) > 0 {
+	if v == nil || len(assignments(a.pass.TypesInfo, d, v)) > 0 && !derivedOnly(a.pass.TypesInfo, d, v) {
 		return 0, false
 	}
 	ps := fn.Type().(*types.Signature).Params()
@@ -174,6 +175,35 @@ func (a *checker) paramIndex(d *ast.FuncDecl, fn *types.Func, ctx ast.Expr) (int
 		}
 	}
 	return 0, false
+}
+
+// derivedOnly reports whether every assignment of v, a context
+// parameter of d, derives it from itself: ctx, span :=
+// tracer.Start(ctx, name), ctx = log.WithContext(ctx, l). Such a context
+// is done when the caller's is. context.WithoutCancel and helpers named
+// for detaching are not derivations.
+func derivedOnly(info *types.Info, d *ast.FuncDecl, v *types.Var) bool {
+	for _, as := range assignments(info, d, v) {
+		if as.call == nil || as.index != 0 || len(as.call.Args) == 0 {
+			return false
+		}
+		if id, ok := ast.Unparen(as.call.Args[0]).(*ast.Ident); !ok || info.Uses[id] != v {
+			return false
+		}
+		fn, _ := typeutil.Callee(info, as.call).(*types.Func)
+		if fn == nil {
+			return false
+		}
+		res := fn.Type().(*types.Signature).Results()
+		if res.Len() == 0 || !ctxType(res.At(0).Type()) {
+			return false
+		}
+		n := strings.ToLower(fn.Name())
+		if strings.Contains(n, "withoutcancel") || strings.Contains(n, "detach") || strings.Contains(n, "background") {
+			return false
+		}
+	}
+	return true
 }
 
 // cancelledOnReturn returns the `defer cancel()` of d, outside closures,
