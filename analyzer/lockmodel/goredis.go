@@ -29,6 +29,7 @@ var goRedisMethods = map[string]goRedisCmd{
 	"SetIFEQ":    {cmd: CmdSet, flags: FlagIFEQ},
 	"SetIFEQGet": {cmd: CmdSet, flags: FlagIFEQ | FlagGet},
 	"Get":        {cmd: CmdGet},
+	"GetSet":     {cmd: CmdSet, flags: FlagGet},
 	"GetDel":     {cmd: CmdGet},
 	"Del":        {cmd: CmdDel},
 	"Unlink":     {cmd: CmdUnlink},

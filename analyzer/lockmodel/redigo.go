@@ -13,6 +13,7 @@ var redigoCommands = map[string]Command{
 	"PSETEX":    CmdSet,
 	"GET":       CmdGet,
 	"GETDEL":    CmdGet,
+	"GETSET":    CmdSet,
 	"DEL":       CmdDel,
 	"UNLINK":    CmdUnlink,
 	"DELEX":     CmdDelEx,
@@ -128,6 +129,10 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 			c.Value = args[1]
 		}
 		b.redigoSetFlags(c, args)
+		if upper(cmdName) == "GETSET" {
+			// GETSET key value: a plain SET that returns the old value.
+			c.Flags |= FlagGet
+		}
 	case CmdDelEx:
 		if len(args) >= 3 {
 			if f, _ := b.constString(args[1]); comparesOwner(f) {

@@ -27,7 +27,9 @@
 // lock with this holder's value. As the acquire itself, two workers that
 // SET the key both think they hold the lock; as a renewal of a key that is
 // acquired elsewhere with NX, a holder whose lease expired takes the lock
-// back from the next holder. Acquire with SET NX PX (fix.Obtain) and renew
+// back from the next holder. So does GETSET (the old "expiry in the
+// value" lock's takeover of a key whose stored time has passed), which
+// also drops the key's TTL. Acquire with SET NX PX (fix.Obtain) and renew
 // with an owner check.
 //
 // Renew with one atomic, owner-checked command: SET key token IFEQ token
