@@ -129,6 +129,32 @@ func (c *Call) Key() ast.Expr {
 	return c.Keys[0]
 }
 
+// Verb names the command c sends as its code writes it: GETSET for a
+// plain SET that returns the value it overwrote (GETSET, SET ... GET),
+// the command's name otherwise.
+func (c *Call) Verb() string {
+	if c.Command == CmdSet && c.Flags&FlagGet != 0 && c.Flags&FlagIFEQ == 0 {
+		return "GETSET"
+	}
+	return c.Command.String()
+}
+
+// TakesOver reports whether c, a plain SET that returns the old value
+// (GETSET), follows an acquire of the same key in its function: the old
+// "expiry in the value" lock's takeover of a key whose stored time has
+// passed, itself an acquire, with no owner check.
+func (m *Model) TakesOver(c *Call) bool {
+	if c.Verb() != "GETSET" || c.Key() == nil {
+		return false
+	}
+	for _, a := range m.Calls {
+		if a.Func == c.Func && a.Acquires() && a.Pos() < c.Pos() && a.Key() != nil && m.SameKey(a, a.Key(), c, c.Key()) {
+			return true
+		}
+	}
+	return false
+}
+
 // Acquires reports whether the call is an acquire: SETNX, SET NX, or a
 // script that takes KEYS[1] (see scriptAcquire).
 func (c *Call) Acquires() bool {

@@ -73,18 +73,16 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	d := analysis.Diagnostic{Pos: c.Pos(), End: c.End()}
 	g := m.CompareRead(c, k)
 	switch {
+	case m.TakesOver(c):
+		d.Message = fmt.Sprintf("%s of lock key %s takes it over with no owner check and drops its TTL; acquire with SET NX PX (%s)", c.Verb(), key, diag.Use(lib, "Obtain"))
 	case g != nil:
-		what := c.Command.String()
-		if c.Command == lockmodel.CmdSet {
-			what = setName(c)
-		}
 		d.Message = fmt.Sprintf("GET on line %d and this %s of lock key %s are two round trips; %s",
-			diag.Line(pass.Fset, g.Pos()), what, key, useRefresh(lib))
+			diag.Line(pass.Fset, g.Pos()), c.Verb(), key, useRefresh(lib))
 		d.Related = []analysis.RelatedInformation{{Pos: g.Pos(), End: g.End(), Message: "owner read here, in a separate round trip"}}
 	case c.Overwrites() && acquiredElsewhere(m, c, k):
-		d.Message = fmt.Sprintf("%s of lock key %s without NX or IFEQ overwrites whoever holds it; %s", setName(c), key, useRefresh(lib))
+		d.Message = fmt.Sprintf("%s of lock key %s without NX or IFEQ overwrites whoever holds it; %s", c.Verb(), key, useRefresh(lib))
 	case c.Overwrites():
-		d.Message = fmt.Sprintf("%s of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (%s)", setName(c), key, diag.Use(lib, "Obtain"))
+		d.Message = fmt.Sprintf("%s of lock key %s without NX overwrites whoever holds it; acquire with SET NX PX (%s)", c.Verb(), key, diag.Use(lib, "Obtain"))
 	default:
 		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh(lib))
 	}
@@ -92,15 +90,6 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	diag.Report(pass, d)
-}
-
-// setName names a plain write as the code sends it: GETSET (or SET
-// ... GET), which also returns the value it overwrote, or SET.
-func setName(c *lockmodel.Call) string {
-	if c.Flags&lockmodel.FlagGet != 0 {
-		return "GETSET"
-	}
-	return "SET"
 }
 
 // acquiredElsewhere reports whether the package acquires the same key with

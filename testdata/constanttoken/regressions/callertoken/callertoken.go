@@ -25,6 +25,11 @@ func worker(ctx context.Context, rdb *redis.Client) {
 	acquire(ctx, rdb, "jobs", "worker") // want "lock key `\"jobs\"` \\(key passed to `acquire`\\) acquired with a non-unique token \\(the constant `\"worker\"`\\)"
 }
 
+// The releases that make "lock:report" and "jobs" locks, not markers
+// nothing gives back.
+func releaseReport(ctx context.Context, rdb *redis.Client) { rdb.Del(ctx, "lock:report") }
+func releaseJobs(ctx context.Context, rdb *redis.Client)   { rdb.Del(ctx, "jobs") }
+
 // Near miss: a token made per acquisition.
 func reportOwned(ctx context.Context, rdb *redis.Client, token string) {
 	acquire(ctx, rdb, "lock:report", token)

@@ -4,8 +4,10 @@
 // only when it won, sets the key's TTL. Nothing runs between the take and
 // the EXPIRE but Redis commands and the standard library, and each EXPIRE
 // follows its own take: it sets the new holder's lease, not a renewal of
-// a lock someone else may hold by now. The twins renew with a plain
-// EXPIRE after the work has started, and in a watchdog loop.
+// a lock someone else may hold by now. The GETSET itself is reported: a
+// takeover with no owner check that drops the key's TTL (a loser's
+// GETSET drops the winner's). The twins renew with a plain EXPIRE after
+// the work has started, and in a watchdog loop.
 package acquirettl
 
 import (
@@ -16,7 +18,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Near miss (silent): the EXPIRE sets the winner's lease.
+// Near miss (silent): the EXPIRE sets the winner's lease; the GETSET's
+// takeover is the defect.
 func lock(ctx context.Context, rdb *redis.Client, key string, ttl time.Duration) (acquired bool, err error) {
 	if rdb.SetNX(ctx, key, time.Now().Add(ttl).UnixNano(), ttl).Val() {
 		acquired = true
@@ -25,7 +28,7 @@ func lock(ctx context.Context, rdb *redis.Client, key string, ttl time.Duration)
 		expires, err = rdb.Get(ctx, key).Int64()
 		if err == nil && time.Unix(0, expires).Before(time.Now()) {
 			var prev int64
-			prev, err = rdb.GetSet(ctx, key, time.Now().Add(ttl).UnixNano()).Int64()
+			prev, err = rdb.GetSet(ctx, key, time.Now().Add(ttl).UnixNano()).Int64() // want "GETSET of lock key `key` takes it over with no owner check and drops its TTL"
 			acquired = err == nil && prev == expires
 		}
 	}

@@ -29,7 +29,7 @@ func Lock(ctx context.Context, rdb *goredis.Client, key string) (bool, int64) {
 			continue
 		}
 		exp = time.Now().Unix() + 10
-		prev, _ := rdb.GetSet(ctx, key, exp).Result() // want "GET on line \\d+ and this GETSET of lock key `key` are two round trips"
+		prev, _ := rdb.GetSet(ctx, key, exp).Result() // want "GETSET of lock key `key` takes it over with no owner check and drops its TTL"
 		if prev == old {
 			return true, exp
 		}
@@ -37,7 +37,6 @@ func Lock(ctx context.Context, rdb *goredis.Client, key string) (bool, int64) {
 	return false, 0
 }
 
-// Must report: the takeover after a test of the stored second alone.
 func LockConn(conn redis.Conn, key string) bool {
 	exp := time.Now().Unix() + 10
 	if ok, _ := redis.String(conn.Do("SET", key, exp, "NX", "EX", 10)); ok == "OK" {
@@ -47,7 +46,7 @@ func LockConn(conn redis.Conn, key string) bool {
 	if err != nil || old > time.Now().Unix() {
 		return false
 	}
-	_, err = conn.Do("GETSET", key, time.Now().Unix()+10) // want "GETSET of lock key `key` without NX or IFEQ overwrites whoever holds it"
+	_, err = conn.Do("GETSET", key, time.Now().Unix()+10) // want "GETSET of lock key `key` takes it over with no owner check and drops its TTL"
 	return err == nil
 }
 
