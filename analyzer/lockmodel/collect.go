@@ -24,6 +24,11 @@ type batch struct {
 type builder struct {
 	m    *Model
 	pass *analysis.Pass
+	// noParse turns off isReply's following of a reply parsed into a
+	// number; parsedOnly are the GETs compared only so (see
+	// dropParsedCompares).
+	noParse    bool
+	parsedOnly []*Call
 	// batches maps a pipeline/transaction variable (a TxPipelined callback
 	// parameter, the result of TxPipeline()) to what it queues into.
 	batches map[types.Object]*batch

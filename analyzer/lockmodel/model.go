@@ -181,6 +181,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.funcNames = map[*ast.FuncDecl]bool{}
 	b := &builder{m: m, pass: pass}
 	b.collect(pass.Files)
+	b.dropParsedCompares()
 	// Passes run concurrently on one model, so what they read is built
 	// here.
 	for _, c := range m.Calls {

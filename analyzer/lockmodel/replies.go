@@ -47,17 +47,51 @@ func (b *builder) compared(cur cursor, c *Call) bool {
 	// flag or asserts a value in a test; an owner token is never a
 	// constant, so that is no owner check.
 	ops := b.comparedTo(c, func(other ast.Expr) bool { return !b.constant(other) }, false)
-	// It still compares with a constant token, which Uncompared asks.
-	for _, rc := range b.comparedTo(c, b.constant, false) {
+	// It still compares with a constant token, which Uncompared asks
+	// (of the reply itself, not of a number parsed from it).
+	b.noParse = true
+	consts := b.comparedTo(c, b.constant, false)
+	b.noParse = false
+	for _, rc := range consts {
 		if v, ok := b.constText(rc.other); ok {
 			b.m.constCompares[c] = append(b.m.constCompares[c], v)
 		}
 	}
 	if len(ops) > 0 {
 		b.m.ownerCompares[c] = ops
+		b.noParse = true
+		if len(b.comparedTo(c, func(other ast.Expr) bool { return !b.constant(other) }, true)) == 0 {
+			b.parsedOnly = append(b.parsedOnly, c)
+		}
+		b.noParse = false
 		return true
 	}
 	return b.comparedInHelper(c)
+}
+
+// dropParsedCompares takes back the compares of the GETs compared only
+// as a parsed number, in a package none of whose acquires stores a
+// number: the value a holder writes is not what such a compare reads
+// ("locked" parsed as 0 and compared with a user's id), so it checks no
+// holder. A lock that stores its expiry time is read back so.
+func (b *builder) dropParsedCompares() {
+	if len(b.parsedOnly) == 0 {
+		return
+	}
+	info := b.pass.TypesInfo
+	for _, o := range b.m.Calls {
+		if !o.Acquires() || o.Value == nil {
+			continue
+		}
+		if t, ok := info.TypeOf(o.Value).Underlying().(*types.Basic); ok && t.Info()&(types.IsInteger|types.IsFloat) != 0 {
+			return
+		}
+	}
+	for _, c := range b.parsedOnly {
+		c.Compared = false
+		c.Read = !b.comparedWith(c, func(ast.Expr) bool { return true }) && !valueDropped(c)
+		delete(b.m.ownerCompares, c)
+	}
 }
 
 // comparedOne reports whether an INCR's reply is compared with the
@@ -73,6 +107,8 @@ func (b *builder) comparedOne(c *Call) bool {
 // variable it is assigned to, is an operand of == or != whose other
 // operand satisfies ok.
 func (b *builder) comparedWith(c *Call, match func(other ast.Expr) bool) bool {
+	b.noParse = true
+	defer func() { b.noParse = false }()
 	return len(b.comparedTo(c, match, true)) > 0
 }
 
@@ -142,7 +178,7 @@ func (b *builder) isReply(c *Call) func(e ast.Expr) bool {
 		// n, _ := strconv.ParseInt(reply, 10, 64): the reply parsed
 		// into a number, compared as the number (an expiry time that
 		// names its holder).
-		if x, ok := b.m.defs.only(obj); obj != nil && ok && x.tuple != nil && x.index == 0 && parsesNumber(b.pass.TypesInfo, x.tuple) {
+		if x, ok := b.m.defs.only(obj); !b.noParse && obj != nil && ok && x.tuple != nil && x.index == 0 && parsesNumber(b.pass.TypesInfo, x.tuple) {
 			a := unwrapReply(b.pass.TypesInfo, x.tuple.Args[0])
 			if a == r || slices.Contains(vars, b.objOf(a)) {
 				return true
