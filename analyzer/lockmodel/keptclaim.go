@@ -10,8 +10,6 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/locklint/locklint/internal/typesx"
 )
 
 // undoneByCallers reports whether c, a delete of key, is the body of an
@@ -164,17 +162,7 @@ func (m *Model) claimTake(caller *ast.FuncDecl, at *ast.CallExpr, same func(*Cal
 // it does not ask whether the key is a lock, which is what its callers
 // are asked here.
 func (m *Model) takeHelper(fn *types.Func) *Call {
-	res := fn.Type().(*types.Signature).Results()
-	bools := 0
-	for i := range res.Len() {
-		switch t := res.At(i).Type(); {
-		case typesx.IsBool(t):
-			bools++
-		case !typesx.IsError(t):
-			return nil
-		}
-	}
-	if bools != 1 {
+	if !reportsTaken(fn) {
 		return nil
 	}
 	var take *Call

@@ -289,20 +289,7 @@ func (m *Model) Taker(fn *types.Func) bool {
 	if fn != nil && fn.Pkg() != m.Pass.Pkg {
 		return m.Pass.ImportObjectFact(fn.Origin(), new(TakesLock))
 	}
-	if fn == nil || m.keys == nil {
-		return false
-	}
-	res := fn.Type().(*types.Signature).Results()
-	bools := 0
-	for i := range res.Len() {
-		switch t := res.At(i).Type(); {
-		case typesx.IsBool(t):
-			bools++
-		case !typesx.IsError(t):
-			return false
-		}
-	}
-	if bools != 1 {
+	if fn == nil || m.keys == nil || !reportsTaken(fn) {
 		return false
 	}
 	var take *Call
@@ -344,6 +331,22 @@ func (m *Model) Taker(fn *types.Func) bool {
 		return reply != nil && readsAfter(m.Pass.TypesInfo, take.Decl.Body, reply, p.End())
 	}
 	return false
+}
+
+// reportsTaken reports whether fn's results say whether it took a key:
+// one bool, and errors or nothing beside it.
+func reportsTaken(fn *types.Func) bool {
+	res := fn.Type().(*types.Signature).Results()
+	bools := 0
+	for i := range res.Len() {
+		switch t := res.At(i).Type(); {
+		case typesx.IsBool(t):
+			bools++
+		case !typesx.IsError(t):
+			return false
+		}
+	}
+	return bools == 1
 }
 
 // readsAfter reports whether obj is read in body after pos.
