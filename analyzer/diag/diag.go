@@ -25,19 +25,10 @@ func Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	if ignored(pass, d.Pos) {
 		return
 	}
-	if f := fileOf(pass, d.Pos); f != nil && ast.IsGenerated(f) {
+	if f := typesx.FileOf(pass.Files, d.Pos); f != nil && ast.IsGenerated(f) {
 		d.SuggestedFixes = nil
 	}
 	pass.Report(d)
-}
-
-func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // ignored scans the comments of the file holding pos. Directives are rare
@@ -48,7 +39,7 @@ func ignored(pass *analysis.Pass, pos token.Pos) bool {
 		return false
 	}
 	line := tf.Line(pos)
-	f := fileOf(pass, pos)
+	f := typesx.FileOf(pass.Files, pos)
 	if f == nil {
 		return false
 	}

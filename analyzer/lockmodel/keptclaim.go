@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -182,12 +183,7 @@ func (m *Model) takeHelper(fn *types.Func) *Call {
 // statement, function and file that the walk of a claim reads; it sends
 // no command of its own.
 func (m *Model) standIn(fn *ast.FuncDecl, call *ast.CallExpr) *Call {
-	c := &Call{Expr: call, Decl: fn, Func: fn}
-	for _, f := range m.Pass.Files {
-		if f.FileStart <= call.Pos() && call.End() <= f.FileEnd {
-			c.File = f
-		}
-	}
+	c := &Call{Expr: call, Decl: fn, Func: fn, File: typesx.FileOf(m.Pass.Files, call.Pos())}
 	if c.File == nil {
 		return nil
 	}

@@ -207,3 +207,13 @@ func Source(fset *token.FileSet, n ast.Node) string {
 	}
 	return buf.String()
 }
+
+// FileOf returns the file of files that holds pos, or nil.
+func FileOf(files []*ast.File, pos token.Pos) *ast.File {
+	for _, f := range files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}

@@ -304,3 +304,27 @@ func f() bool { return a > 1 }
 		t.Error("Refers(body, nil) = true, want false")
 	}
 }
+
+func TestFileOf(t *testing.T) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, src := range []string{"package p\n\nvar a = 1\n", "package p\n\nvar b = 2\n"} {
+		f, err := parser.ParseFile(fset, "", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for i, f := range files {
+		decl := f.Decls[0]
+		if got := FileOf(files, decl.Pos()); got != f {
+			t.Errorf("FileOf(decl of file %d) = %v, want file %d", i, got, i)
+		}
+	}
+	if got := FileOf(files, token.NoPos); got != nil {
+		t.Errorf("FileOf(NoPos) = %v, want nil", got)
+	}
+	if got := FileOf(files[:1], files[1].Decls[0].Pos()); got != nil {
+		t.Errorf("FileOf(position of another file) = %v, want nil", got)
+	}
+}

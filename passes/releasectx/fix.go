@@ -218,11 +218,4 @@ func (a *checker) stmtIn(s *site) (ast.Stmt, *ast.BlockStmt) {
 	}
 }
 
-func (a *checker) fileOf(n ast.Node) *ast.File {
-	for _, f := range a.pass.Files {
-		if f.FileStart <= n.Pos() && n.Pos() <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
-}
+func (a *checker) fileOf(n ast.Node) *ast.File { return typesx.FileOf(a.pass.Files, n.Pos()) }

@@ -262,10 +262,6 @@ func (a *checker) implSets() []implSet {
 }
 
 func (a *checker) inTestFile(obj types.Object) bool {
-	for _, f := range a.pass.Files {
-		if f.FileStart <= obj.Pos() && obj.Pos() < f.FileEnd {
-			return a.m.InTestFile(f)
-		}
-	}
-	return false
+	f := typesx.FileOf(a.pass.Files, obj.Pos())
+	return f != nil && a.m.InTestFile(f)
 }

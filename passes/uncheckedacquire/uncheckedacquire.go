@@ -396,7 +396,7 @@ func errAsTaken(info *types.Info, fn ast.Node, err *types.Var) (string, bool) {
 // checkObtain reports a call of the lock library's acquire whose error
 // is dropped, or tested only for ErrNotObtained.
 func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
-	file := fileOf(pass, call.Pos())
+	file := typesx.FileOf(pass.Files, call.Pos())
 	if file == nil {
 		return
 	}
@@ -515,15 +515,6 @@ func inBodyOf(ifs []*ast.IfStmt, id *ast.Ident) bool {
 		}
 	}
 	return false
-}
-
-func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // reportIgnored reports an acquire at at whose reply is tested, but whose
