@@ -7,6 +7,7 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,7 +50,7 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 	var counted map[string]bool
 	for _, c := range m.Calls {
 		if c.Window || m.setOnCount(c) {
-			if fam, ok := m.counterFamily(c.Key()); ok {
+			for _, fam := range m.familiesAt(c, c.Key()) {
 				if counted == nil {
 					counted = map[string]bool{}
 				}
@@ -61,7 +62,7 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 		return nil
 	}
 	for _, c := range m.Calls {
-		if c.Acquires() || c.TakesFirst {
+		if (c.Acquires() || c.TakesFirst) && !m.setOnCount(c) {
 			if fam, ok := m.counterFamily(c.Key()); ok {
 				delete(counted, fam)
 			}
@@ -70,14 +71,16 @@ func (m *Model) windowedNotAcquired() map[string]bool {
 	return counted
 }
 
-// setOnCount reports whether c is a plain SET (no NX) under a condition
-// on what an INCR of its function returned: the flag a lockout raises
-// when the failures reach the limit (n >= 5), written by whoever saw
-// that count and cleared by a good login. Nobody holds it. The SET may
-// be a helper's (LockAccount) that every caller calls under such a
-// condition, among the calls in this package.
+// setOnCount reports whether c is a plain SET under a condition on what
+// an INCR of its function returned: the flag a lockout raises when the
+// failures reach the limit (n >= 5), written by whoever saw that count
+// and cleared by a good login. Nobody holds it. A SETNX whose reply
+// nobody reads counts too: it only keeps the first lockout's TTL, and no
+// taker asks whether it got the key. The SET may be a helper's
+// (LockAccount) that every caller calls under such a condition, among
+// the calls in this package.
 func (m *Model) setOnCount(c *Call) bool {
-	if c.Command != CmdSet || c.Flags&FlagNX != 0 || c.Key() == nil {
+	if c.Command != CmdSet || c.Key() == nil || c.Flags&FlagNX != 0 && (c.Queued || !m.replyUnread(c)) {
 		return false
 	}
 	if m.underCount(FuncBody(c.Func), func(o *Call) bool { return o.Func == c.Func }, c.Expr) {
@@ -114,7 +117,8 @@ func (m *Model) underCount(body *ast.BlockStmt, in func(*Call) bool, e ast.Expr)
 	info := m.Pass.TypesInfo
 	counts := map[types.Object]bool{}
 	for _, o := range m.Calls {
-		if o.Command != CmdIncr || !in(o) || o.Queued {
+		// A queued INCR's reply is read after the pipeline ran (incr.Val()).
+		if o.Command != CmdIncr || !in(o) {
 			continue
 		}
 		if as, ok := o.Stmt.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
@@ -209,23 +213,55 @@ func (m *Model) counterFamily(key ast.Expr) (string, bool) {
 			}
 		}
 		if maker != "" {
-			var sb strings.Builder
-			sb.WriteString(maker + "(")
-			for i, a := range call.Args {
-				if i > 0 {
-					sb.WriteString(",")
-				}
-				if v, ok := constStringOf(m.Pass.TypesInfo, a); ok {
-					sb.WriteString(strconv.Quote(v))
-				} else {
-					sb.WriteString("*")
-				}
-			}
-			sb.WriteString(")")
-			return sb.String(), true
+			return m.callText(maker, call), true
 		}
 	}
 	return m.keyFamily(key)
+}
+
+// callText is the text of a key that maker makes in call: its constant
+// arguments quoted, the others "*".
+func (m *Model) callText(maker string, call *ast.CallExpr) string {
+	var sb strings.Builder
+	sb.WriteString(maker + "(")
+	for i, a := range call.Args {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		if v, ok := constStringOf(m.Pass.TypesInfo, a); ok {
+			sb.WriteString(strconv.Quote(v))
+		} else {
+			sb.WriteString("*")
+		}
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
+
+// familiesAt are key's counterFamily, or, for a parameter of c's
+// function that only its callers here name, the families of what they
+// pass (recordFailure(ctx, failKey, lockKey) called with lockKey :=
+// bindLockKey(qq) in one flow and unbindLockKey(qq) in another); nil
+// when one of them has none.
+func (m *Model) familiesAt(c *Call, key ast.Expr) []string {
+	if fam, ok := m.counterFamily(key); ok {
+		return []string{fam}
+	}
+	_, _, args, ok := m.paramArgs(c, key)
+	if !ok {
+		return nil
+	}
+	var fams []string
+	for _, a := range args {
+		f, ok := m.counterFamily(a)
+		if !ok || f == "" {
+			return nil
+		}
+		if !slices.Contains(fams, f) {
+			fams = append(fams, f)
+		}
+	}
+	return fams
 }
 
 // keyCall returns the call that key is, directly or through the one

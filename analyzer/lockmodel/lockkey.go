@@ -105,6 +105,13 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 	if k.famOK && (m.windowKeys[k.fam] || m.recordKeys[k.fam] || m.runKeys[k.fam]) {
 		return NotLock, Why{}
 	}
+	if !k.famOK && len(m.windowKeys) > 0 {
+		// A lockout flag's key handed to the helpers that raise and
+		// clear it.
+		if fams := m.familiesAt(c, key); len(fams) > 0 && allIn(fams, m.windowKeys) {
+			return NotLock, Why{}
+		}
+	}
 	if !k.famOK && m.tokenNamed(key) {
 		// A token's own record (GET req.VerificationToken, compare
 		// with the code, DEL): a lock's token is its value, not its
@@ -517,4 +524,14 @@ func (m *Model) comparedWithHeld(g *Call) bool {
 		}
 	}
 	return false
+}
+
+// allIn reports whether every one of keys is in set.
+func allIn(keys []string, set map[string]bool) bool {
+	for _, k := range keys {
+		if !set[k] {
+			return false
+		}
+	}
+	return true
 }

@@ -107,8 +107,13 @@ func (m *Model) Marker(c *Call) bool {
 				t, tok := m.counterFamily(k)
 				touches = tok && texts[t]
 				if !touches && m.wholeKey(k) {
-					// A key that comes in whole may be this one.
-					touched = cmp.Or(touched, k)
+					// A key that comes in whole may be this one, unless
+					// every caller makes it with the marker's own maker
+					// and another constant (a helper that drains the set
+					// the marker guards).
+					if !m.otherMade(o, k, texts) {
+						touched = cmp.Or(touched, k)
+					}
 					continue
 				}
 			}
@@ -240,6 +245,37 @@ func (m *Model) builtParam(c *Call, key ast.Expr) ([]callSite, int, map[string]b
 		texts[t] = true
 	}
 	return sites, index, texts, true
+}
+
+// otherMade reports whether k, a parameter of o's function, is made by
+// each of that function's callers with a constant argument, by the one
+// function that makes every key of texts (the texts callText gives),
+// and never as one of them: keys.Key(collectTempl, id) beside a marker
+// of keys.Key(collectLockTempl, id).
+func (m *Model) otherMade(o *Call, k ast.Expr, texts map[string]bool) bool {
+	var maker string
+	for t := range texts {
+		f, _, ok := strings.Cut(t, "(")
+		if !ok || !strings.HasPrefix(f, "func ") || maker != "" && f != maker {
+			return false
+		}
+		maker = f
+	}
+	_, _, args, ok := m.paramArgs(o, k)
+	if !ok || maker == "" {
+		return false
+	}
+	for _, a := range args {
+		call := m.keyCall(a)
+		if call == nil || !constArg(m.Pass.TypesInfo, call) {
+			return false
+		}
+		fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+		if fn == nil || "func "+fn.FullName() != maker || texts[m.callText(maker, call)] {
+			return false
+		}
+	}
+	return true
 }
 
 // paramArgs returns, for a key that is a parameter of c's function, the
@@ -808,6 +844,47 @@ func (m *Model) privateKey(key ast.Expr) bool {
 	}
 	for use, o := range m.Pass.TypesInfo.Uses {
 		if o == obj && !asKey[use] {
+			return false
+		}
+	}
+	return true
+}
+
+// HoldOff reports whether c, a plain SET of a constant with a TTL, writes
+// a hold-off flag: a key built here from a constant text that no other
+// command of the package touches (no take, read, renewal or delete; other
+// plain SETs of a constant aside) and that c's function hands to no code
+// the model does not read. It keeps someone else (another package, a
+// scheduler) off for its TTL; this package holds nothing under it, so
+// there is no holder for the SET to overwrite.
+func (m *Model) HoldOff(c *Call) bool {
+	k := c.Key()
+	if !c.Overwrites() || c.TTL == nil || k == nil || c.Via != nil || c.Queued || c.Decl == nil || len(c.Keys) != 1 {
+		return false
+	}
+	if _, ok := m.storedConst(c); !ok {
+		return false
+	}
+	text, ok := m.builtKey(k)
+	if !ok {
+		return false
+	}
+	id := m.KeyID(k)
+	if m.passesKey(c.Decl, c.Expr, id) {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o == c {
+			continue
+		}
+		for _, ok2 := range o.Keys {
+			t, tok := m.counterFamily(ok2)
+			if m.KeyID(ok2) != id && !(tok && t == text) && !m.wholeKey(ok2) {
+				continue
+			}
+			if _, cst := m.storedConst(o); o.Overwrites() && cst && o.Via == nil {
+				continue
+			}
 			return false
 		}
 	}

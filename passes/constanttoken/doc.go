@@ -56,9 +56,11 @@
 //   - a struct field set only by the struct's constructor, read by an
 //     acquire whose key is a constant or a parameter: one value of the type
 //     takes many locks, or the same lock many times, with one token;
-//   - a local variable made once and reused by a loop that releases the
-//     lock and acquires it again: a renewal or release still in flight
-//     from one round passes the owner check of the next.
+//   - a local variable made once and reused by a loop that releases or
+//     renews the lock and acquires it again: a renewal or release still
+//     in flight from one round passes the owner check of the next. A GET
+//     compared with the value gives nothing back and does not count (a
+//     user's seat holds, each skipped when the user already holds it).
 //
 // So is the function given to a lock library as the maker of its values
 // (redsync.WithGenValueFunc(f)) when what it returns is one of these:
@@ -113,7 +115,11 @@
 // that takes it drops no key: no command here touches the key again, and
 // no caller can name it. Another
 // take of a key that may be this one (a throttle helper's SETNX of its
-// parameter) releases nothing and does not count. No owner check reads
+// parameter) releases nothing and does not count, nor does a helper's
+// delete of its parameter when every caller makes that key with the
+// marker's own key maker and another constant (a deduplication flag
+// keys.Key(collectLockTempl, id) beside the set keys.Key(collectTempl,
+// id) that a helper reads and deletes). No owner check reads
 // its value, so there is nothing a token protects.
 // So does a clock reading or a math/rand draw that the acquire makes
 // itself, or makes of locals named nowhere else, or that every caller of

@@ -90,8 +90,12 @@
 // "processed": the record's next state, where a renewal writes the
 // holder's value again), a SET of a key whose value the package reads
 // back and decodes as a record (an idempotency store's Commit of the
-// response over its in-flight entry, which its Load decodes), and
-// writes in _test.go
+// response over its in-flight entry, which its Load decodes), a plain
+// SET with a TTL of a constant to a key built here from a constant text
+// that no other command of the package touches and that the function
+// hands to no other code (a hold-off flag that keeps another package's
+// scheduler off a device for its receive window: this package holds
+// nothing under it), and writes in _test.go
 // files, which often set up a lock held by someone else (set -tests to
 // check those too).
 //

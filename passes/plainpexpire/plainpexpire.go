@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		k := c.Key()
-		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) || m.Counted(k) || m.HolderRecord(c) || m.StateWrite(c) || m.TTLRepair(c) || m.Rearmed(c) {
+		if k == nil || !m.IsLockKey(c, k) || m.Watches(c, k) || m.Counted(k) || m.HolderRecord(c) || m.StateWrite(c) || m.TTLRepair(c) || m.Rearmed(c) || m.HoldOff(c) {
 			continue
 		}
 		if c.Overwrites() && c.TTL == nil && m.NoLease(c, k) {

@@ -76,7 +76,16 @@
 // have lapsed on the failure path that follows the take. One DEL that
 // clears a record written with a plain SET together with a flag taken
 // with SETNX (a disconnect marker and its takeover flag) resets state
-// and gives back no lock. One request's key is a lock all the same when its name
+// and gives back no lock. Nor does a loop that only deletes the keys its
+// own function took and kept in a local slice, in the branch that then
+// returns an error (a request that takes one hold per seat gives back
+// those it took when a later seat is held by another): they were taken
+// a few round trips before, by this call. A lockout flag set with SETNX
+// whose reply nobody reads, when a count of failures reaches its limit
+// (the count read from an INCR, also one queued in a MULTI), is a state
+// like one set with a plain SET: its DEL after a good login is a reset,
+// also when the flag's key comes in as a parameter from one key maker
+// per flow. One request's key is a lock all the same when its name
 // says so, its lease is short enough to lapse within a slow request (at
 // most five minutes) and its taker defers the delete on every path: an
 // idempotency middleware's in-flight lock, whose plain DEL removes a
