@@ -8,6 +8,10 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
+	"slices"
+
+	"github.com/locklint/locklint/internal/typesx"
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // keptSlices finds, once per package, the slices (locals or fields) that
@@ -107,4 +111,53 @@ func (m *Model) rangedOver(id *ast.Ident) ast.Expr {
 		return over == nil
 	})
 	return over
+}
+
+// rollsBackKept reports whether c, a delete of key, gives back the keys
+// its own function took and kept in a local slice, in a range over that
+// slice that does nothing else, in an if's branch, followed by a return
+// of an error: a request that takes several holds (one per seat) and,
+// when one of them is held by another, gives back those it took before
+// failing.
+// The slice is the function's own, so those keys were taken a few round
+// trips before, in this call: none can have lapsed and been taken again.
+func (m *Model) rollsBackKept(c *Call, key ast.Expr) bool {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok || c.Deferred || c.Decl == nil || c.File == nil || !m.keptElement(key) {
+		return false
+	}
+	slice, ok := ast.Unparen(m.rangedOver(id)).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := m.Pass.TypesInfo.Uses[slice].(*types.Var)
+	if v == nil || v.Pos() < c.Decl.Pos() || v.Pos() >= c.Decl.End() {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(c.File, c.Pos(), c.End())
+	for i, n := range path {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		if x, ok := ast.Unparen(r.X).(*ast.Ident); !ok || m.Pass.TypesInfo.Uses[x] != v || len(r.Body.List) != 1 || r.Body.List[0] != c.Stmt || i+2 >= len(path) {
+			return false
+		}
+		// In a branch that fails the request, not after its work.
+		if _, ok := path[i+2].(*ast.IfStmt); !ok {
+			return false
+		}
+		list := typesx.Stmts(path[i+1])
+		at := slices.Index(list, ast.Stmt(r))
+		if at < 0 || at+1 >= len(list) {
+			return false
+		}
+		ret, ok := list[at+1].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 {
+			return false
+		}
+		last := ret.Results[len(ret.Results)-1]
+		return typesx.IsError(m.Pass.TypesInfo.TypeOf(last)) && !m.Pass.TypesInfo.Types[last].IsNil()
+	}
+	return false
 }

@@ -26,6 +26,9 @@ func (m *Model) UndoOnFailure(c *Call, key ast.Expr) bool {
 	if c.Decl == nil || c.Decl.Body == nil || m.releasedElsewhere(c, key) {
 		return false
 	}
+	if m.rollsBackKept(c, key) {
+		return true
+	}
 	if c.Deferred {
 		if !m.undoneOnFailedReturn(c) {
 			return false

@@ -220,10 +220,10 @@ func (r *reuse) reacquired(c *lockmodel.Call) ast.Node {
 }
 
 // releases returns the calls in c's function, not deferred, that give the
-// lock back or check its owner: a DEL/UNLINK/DELEX/EVAL of its key or
-// carrying the token, an owner-checked SET or GET, the library's Release
-// or Refresh (fix's or lock's) with the token, and a call of a release helper of this
-// package with the token.
+// lock back or renew it: a DEL/UNLINK/DELEX/EVAL of its key or carrying
+// the token, an owner-checked SET, the library's Release or Refresh
+// (fix's or lock's) with the token, and a call of a release helper of
+// this package with the token.
 func (r *reuse) releases(c *lockmodel.Call, v *types.Var, body *ast.BlockStmt) []ast.Node {
 	m := r.m
 	keyID := m.KeyID(c.Key())
@@ -321,15 +321,15 @@ func errNotNil(info *types.Info, cond ast.Expr) bool {
 	return false
 }
 
-// releaseCmd reports whether o gives a lock back or checks who holds it.
+// releaseCmd reports whether o gives a lock back: a delete, a script, or
+// an owner-checked write. A GET compared with the token only reads who
+// holds the key.
 func releaseCmd(o *lockmodel.Call) bool {
 	switch o.Command {
 	case lockmodel.CmdDel, lockmodel.CmdUnlink, lockmodel.CmdDelEx, lockmodel.CmdEval:
 		return true
 	case lockmodel.CmdSet:
 		return o.Flags&lockmodel.FlagIFEQ != 0
-	case lockmodel.CmdGet:
-		return o.Compared
 	}
 	return false
 }
