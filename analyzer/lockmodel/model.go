@@ -42,6 +42,9 @@ type Model struct {
 	// impls caches implementations; passes ask for them concurrently.
 	implsMu sync.Mutex
 	impls   map[*types.Func][]*types.Func
+	// layers caches throughInterface; passes ask concurrently too.
+	layersMu sync.Mutex
+	layers   map[*types.Func][]*types.Func
 	// takes is whether some command of the package takes a key
 	// exclusively (takesAny).
 	takes bool
@@ -139,7 +142,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:              "https://github.com/locklint/locklint/blob/main/docs/usage.md#how-it-works",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Model](),
-	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil), (*TakesLock)(nil), (*DropsKey)(nil), (*ScriptVar)(nil)},
+	FactTypes:        []analysis.Fact{(*Forwarder)(nil), (*TokenHelper)(nil), (*TokenParam)(nil), (*Obtainer)(nil), (*NotObtained)(nil), (*TakesLock)(nil), (*DropsKey)(nil), (*ScriptVar)(nil), (*Forwards)(nil)},
 	RunDespiteErrors: true,
 }
 
@@ -161,6 +164,7 @@ func run(pass *analysis.Pass) (any, error) {
 			m.defs = newDefIndex(pass.Files, pass.TypesInfo, pass.Pkg)
 			exportTokenHelpers(m)
 			exportScriptVars(m)
+			exportForwards(m)
 		}
 		return m, nil
 	}
@@ -222,6 +226,7 @@ func run(pass *analysis.Pass) (any, error) {
 		exportObtainers(m)
 		exportWrappedObtainers(m)
 		exportInterfaceObtainers(m)
+		exportForwards(m)
 	}
 	return m, nil
 }

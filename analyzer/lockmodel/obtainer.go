@@ -286,6 +286,11 @@ func (m *Model) NoReturn(call *ast.CallExpr) bool { return !mayReturn(m.Pass.Typ
 // deletes nor expires that key, so the work is its caller's. A caller
 // that drops the bool runs that work whether or not the lock was taken.
 func (m *Model) Taker(fn *types.Func) bool {
+	return m.taker(fn) || m.throughAll(fn, m.taker)
+}
+
+// taker is Taker without the layers that forward to an interface.
+func (m *Model) taker(fn *types.Func) bool {
 	if fn != nil && fn.Pkg() != m.Pass.Pkg {
 		return m.Pass.ImportObjectFact(fn.Origin(), new(TakesLock))
 	}

@@ -36,7 +36,9 @@ func (m *Model) Drops(fn *types.Func) bool {
 		return false
 	}
 	if fn.Pkg() != m.Pass.Pkg {
-		return m.Pass.ImportObjectFact(fn.Origin(), new(DropsKey))
+		return m.Pass.ImportObjectFact(fn.Origin(), new(DropsKey)) || m.throughAll(fn, func(impl *types.Func) bool {
+			return impl.Pkg() != m.Pass.Pkg && m.Pass.ImportObjectFact(impl.Origin(), new(DropsKey)) || m.drops[impl]
+		})
 	}
 	if m.drops[fn] {
 		return true

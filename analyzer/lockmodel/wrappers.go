@@ -434,6 +434,13 @@ func (b *builder) wrapped(cur cursor, call *ast.CallExpr, fn *types.Func) *Call 
 		b.reach = map[*types.Package]bool{}
 	}
 	if !ReachesClient(fn.Pkg(), (*types.Package).Path, (*types.Package).Imports, b.reach) {
+		// A use case of the module that forwards to its own interface,
+		// implemented in a package this one imports.
+		if inModule(b.pass, fn.Pkg().Path()) {
+			if f := b.layered(fn); f != nil {
+				return b.forwarded(call, fn, f)
+			}
+		}
 		return nil
 	}
 	var f Forwarder

@@ -48,7 +48,11 @@
 // where it tests the library's not-obtained one (if errors.Is(err,
 // redislock.ErrNotObtained) { return ErrNotObtained }), and the method
 // of an exported interface of its package that it implements (a
-// service's Locker); so are redsync's Mutex Lock,
+// service's Locker); so is a use case's method of another package that
+// only forwards its parameters to a method of its own interface
+// (return uc.repo.Lock(key, ttl)), when the implementations of that
+// interface in the packages the caller imports all send the same
+// command (a data layer's SETNX); so are redsync's Mutex Lock,
 // LockContext, TryLock and TryLockContext and bsm/redislock's Obtain,
 // whose error is dropped when the call is a statement of its own. Any
 // call whose error the package compares with one of those not-obtained
