@@ -19,6 +19,8 @@ import (
 // interface type with its own parameters, in order, and returns what
 // that returns: a call of the function is a call of the method.
 type Forwards struct {
+	// Pkg and Type name the interface; both are empty for an interface
+	// type with no name (a decorator's field of interface{ Lock(...) }).
 	Pkg, Type, Method string
 }
 
@@ -55,11 +57,17 @@ func exportForwards(m *Model) {
 			if fn == nil || im == nil || !im.Exported() || !reportsTaken(im) && !m.Words.MatchText(im.Name()) {
 				continue
 			}
-			named := interfaceOf(im)
-			if named == nil || !passesParams(info, decl, call) || !types.Identical(fn.Signature().Results(), im.Signature().Results()) {
+			recv := im.Signature().Recv()
+			if recv == nil || !types.IsInterface(recv.Type()) || !passesParams(info, decl, call) || !types.Identical(fn.Signature().Results(), im.Signature().Results()) {
 				continue
 			}
-			m.Pass.ExportObjectFact(fn, &Forwards{Pkg: named.Obj().Pkg().Path(), Type: named.Obj().Name(), Method: im.Name()})
+			// A decorator over an interface with no name of its own
+			// still forwards: its Pkg and Type stay empty.
+			f := &Forwards{Method: im.Name()}
+			if named := interfaceOf(im); named != nil {
+				f.Pkg, f.Type = named.Obj().Pkg().Path(), named.Obj().Name()
+			}
+			m.Pass.ExportObjectFact(fn, f)
 		}
 	}
 }
@@ -107,7 +115,7 @@ func passesParams(info *types.Info, decl *ast.FuncDecl, call *ast.CallExpr) bool
 // same interface) are left out: they say nothing of their own.
 func (m *Model) throughInterface(fn *types.Func) []*types.Func {
 	var f Forwards
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == m.Pass.Pkg || !m.Pass.ImportObjectFact(fn.Origin(), &f) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == m.Pass.Pkg || !m.Pass.ImportObjectFact(fn.Origin(), &f) || f.Type == "" {
 		return nil
 	}
 	m.layersMu.Lock()
@@ -115,7 +123,10 @@ func (m *Model) throughInterface(fn *types.Func) []*types.Func {
 	if out, ok := m.layers[fn]; ok {
 		return out
 	}
-	pkgs := m.reachable()
+	if m.reach == nil {
+		m.reach = m.reachable()
+	}
+	pkgs := m.reach
 	var iface *types.Interface
 	for _, p := range pkgs {
 		if p.Path() != f.Pkg {

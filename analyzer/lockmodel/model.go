@@ -42,9 +42,11 @@ type Model struct {
 	// impls caches implementations; passes ask for them concurrently.
 	implsMu sync.Mutex
 	impls   map[*types.Func][]*types.Func
-	// layers caches throughInterface; passes ask concurrently too.
+	// layers caches throughInterface, and reach the packages it looks
+	// through; passes ask concurrently too.
 	layersMu sync.Mutex
 	layers   map[*types.Func][]*types.Func
+	reach    []*types.Package
 	// takes is whether some command of the package takes a key
 	// exclusively (takesAny).
 	takes bool

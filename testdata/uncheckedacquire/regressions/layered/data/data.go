@@ -1,4 +1,5 @@
-// Package data implements biz.Repo with Redis.
+// Package data implements biz.Repo with Redis, and a decorator that
+// forwards to another repository and says nothing of its own.
 package data
 
 import (
@@ -24,4 +25,28 @@ func (r *Repo) UnLock(key string) error {
 
 func (r *Repo) Save(id, verdict string) error {
 	return r.rdb.Set(context.Background(), "verdict:"+id, verdict, time.Hour).Err()
+}
+
+// Logged wraps another repository and forwards to it: it says nothing of
+// its own about what a call sends.
+type Logged struct {
+	Inner interface {
+		Lock(key string, ttl time.Duration) (bool, error)
+		UnLock(key string) error
+		Save(id string, verdict string) error
+	}
+	Log func(string)
+}
+
+func (l Logged) Lock(key string, ttl time.Duration) (bool, error) {
+	return l.Inner.Lock(key, ttl)
+}
+
+func (l Logged) UnLock(key string) error {
+	return l.Inner.UnLock(key)
+}
+
+func (l Logged) Save(id, verdict string) error {
+	l.Log(id)
+	return l.Inner.Save(id, verdict)
 }
