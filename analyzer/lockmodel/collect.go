@@ -148,7 +148,7 @@ func (b *builder) collect(files []*ast.File) {
 func (b *builder) add(cur cursor, c *Call) {
 	b.place(cur, c)
 	switch c.Command {
-	case CmdGet:
+	case CmdGet, CmdGetDel:
 		c.Compared = b.compared(cur, c)
 		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true }) && !valueDropped(c)
 	case CmdIncr:

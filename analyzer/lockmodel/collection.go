@@ -36,7 +36,7 @@ func (m *Model) collectionKey(id string) bool {
 		}
 		for _, c := range m.Calls {
 			switch c.Command {
-			case CmdSetNX, CmdSet, CmdGet, CmdDelEx, CmdIncr, CmdDecr, CmdEval:
+			case CmdSetNX, CmdSet, CmdGet, CmdGetDel, CmdDelEx, CmdIncr, CmdDecr, CmdEval:
 				for _, k := range c.Keys {
 					delete(m.collectionIDs, m.KeyID(k))
 				}

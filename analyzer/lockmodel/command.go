@@ -28,6 +28,9 @@ const (
 	// CmdDecr is DECR and DECRBY: the reply is a count that each caller
 	// sees once, as INCR's is.
 	CmdDecr
+	// CmdGetDel is GETDEL: a delete with no condition that returns what
+	// it deleted, read as a GET's reply is.
+	CmdGetDel
 )
 
 var commandNames = [...]string{
@@ -48,6 +51,7 @@ var commandNames = [...]string{
 	CmdExec:      "EXEC",
 	CmdWatch:     "WATCH",
 	CmdDecr:      "DECR",
+	CmdGetDel:    "GETDEL",
 }
 
 func (c Command) String() string {
@@ -66,7 +70,10 @@ func (c Command) IsExpire() bool {
 func (c Command) Writes() bool { return c == CmdSet || c == CmdSetNX }
 
 // IsDelete reports whether c removes keys unconditionally.
-func (c Command) IsDelete() bool { return c == CmdDel || c == CmdUnlink }
+func (c Command) IsDelete() bool { return c == CmdDel || c == CmdUnlink || c == CmdGetDel }
+
+// ReadsValue reports whether c's reply is the key's value (GET, GETDEL).
+func (c Command) ReadsValue() bool { return c == CmdGet || c == CmdGetDel }
 
 // Flags are the options of a SET-family or DELEX command.
 type Flags uint16

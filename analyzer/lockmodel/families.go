@@ -337,7 +337,7 @@ func (m *Model) readFamilies() map[string]bool {
 	for _, o := range m.Calls {
 		// A GET compared only with what a user typed reads a code as
 		// data too (see secretCompared).
-		if o.Command == CmdGet && (!o.Compared || m.secretCompared(o)) || o.Command == CmdIncr || o.Read {
+		if o.Command.ReadsValue() && (!o.Compared || m.secretCompared(o)) || o.Command == CmdIncr || o.Read {
 			if f, ok := m.counterFamily(o.Key()); ok {
 				fams[f] = true
 			}

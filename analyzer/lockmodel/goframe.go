@@ -12,7 +12,7 @@ var goframeMethods = map[string]Command{
 	"SetNX":     CmdSetNX,
 	"SetEX":     CmdSet,
 	"Get":       CmdGet,
-	"GetDel":    CmdGet,
+	"GetDel":    CmdGetDel,
 	"Del":       CmdDel,
 	"Unlink":    CmdUnlink,
 	"Expire":    CmdExpire,

@@ -30,7 +30,7 @@ var goRedisMethods = map[string]goRedisCmd{
 	"SetIFEQGet": {cmd: CmdSet, flags: FlagIFEQ | FlagGet},
 	"Get":        {cmd: CmdGet},
 	"GetSet":     {cmd: CmdSet, flags: FlagGet},
-	"GetDel":     {cmd: CmdGet},
+	"GetDel":     {cmd: CmdGetDel},
 	"Del":        {cmd: CmdDel},
 	"Unlink":     {cmd: CmdUnlink},
 	"DelExArgs":  {cmd: CmdDelEx},

@@ -234,7 +234,7 @@ func (m *Model) lockType(a, b *Call) bool {
 	}
 	id := m.KeyID(a.Key())
 	for _, o := range m.Calls {
-		if ((o.Command == CmdGet && !o.Compared) || o.Command == CmdIncr) && o.Key() != nil && m.KeyID(o.Key()) == id {
+		if ((o.Command.ReadsValue() && !o.Compared) || o.Command == CmdIncr) && o.Key() != nil && m.KeyID(o.Key()) == id {
 			return false
 		}
 	}

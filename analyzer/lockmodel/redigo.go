@@ -12,7 +12,7 @@ var redigoCommands = map[string]Command{
 	"SETEX":     CmdSet,
 	"PSETEX":    CmdSet,
 	"GET":       CmdGet,
-	"GETDEL":    CmdGet,
+	"GETDEL":    CmdGetDel,
 	"GETSET":    CmdSet,
 	"DEL":       CmdDel,
 	"UNLINK":    CmdUnlink,

@@ -26,7 +26,7 @@ var rueidisCommands = map[string]Command{
 	"Setnx":     CmdSetNX,
 	"Set":       CmdSet,
 	"Get":       CmdGet,
-	"Getdel":    CmdGet,
+	"Getdel":    CmdGetDel,
 	"Del":       CmdDel,
 	"Unlink":    CmdUnlink,
 	"Delex":     CmdDelEx,

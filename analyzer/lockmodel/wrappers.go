@@ -65,7 +65,7 @@ func (f *Forwarder) String() string {
 // in the wrapper stays there.
 func forwardable(c Command) bool {
 	switch c {
-	case CmdSetNX, CmdSet, CmdGet, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr, CmdDecr, CmdEval:
+	case CmdSetNX, CmdSet, CmdGet, CmdGetDel, CmdDel, CmdUnlink, CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt, CmdIncr, CmdDecr, CmdEval:
 		return true
 	}
 	return false

@@ -326,7 +326,7 @@ func errNotNil(info *types.Info, cond ast.Expr) bool {
 // holds the key.
 func releaseCmd(o *lockmodel.Call) bool {
 	switch o.Command {
-	case lockmodel.CmdDel, lockmodel.CmdUnlink, lockmodel.CmdDelEx, lockmodel.CmdEval:
+	case lockmodel.CmdDel, lockmodel.CmdUnlink, lockmodel.CmdGetDel, lockmodel.CmdDelEx, lockmodel.CmdEval:
 		return true
 	case lockmodel.CmdSet:
 		return o.Flags&lockmodel.FlagIFEQ != 0

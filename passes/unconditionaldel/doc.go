@@ -3,7 +3,7 @@
 //
 // # Analyzer unconditionaldel
 //
-// unconditionaldel: report DEL/UNLINK of a lock key with no atomic owner check
+// unconditionaldel: report DEL/UNLINK/GETDEL of a lock key with no atomic owner check
 //
 // A lock is released by the holder that took it. A plain DEL does not know
 // who that is: if this holder paused (GC, a slow call, a network stall)
@@ -14,7 +14,8 @@
 //	defer rdb.Del(ctx, "lock:job")
 //
 // An expiry that ends the key at once (EXPIREAT with the present time,
-// EXPIRE 0) is a DEL by another name, and is reported as one.
+// EXPIRE 0) is a DEL by another name, and is reported as one; so is
+// GETDEL, which deletes whatever the key holds and returns it.
 //
 // Reading the value first and deleting after a comparison is two round
 // trips and has the same race between them:

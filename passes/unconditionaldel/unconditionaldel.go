@@ -15,7 +15,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports DEL/UNLINK of a lock key with no atomic owner check.
+// Analyzer reports DEL/UNLINK/GETDEL of a lock key with no atomic owner check.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unconditionaldel",
 	Doc:      diag.Doc(doc),
