@@ -139,21 +139,9 @@ func (m *Model) throughInterface(fn *types.Func) []*types.Func {
 	var out []*types.Func
 	if iface != nil {
 		for _, p := range pkgs {
-			scope := p.Scope()
-			for _, name := range scope.Names() {
-				tn, ok := scope.Lookup(name).(*types.TypeName)
-				if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-					continue
-				}
-				for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-					if !types.Implements(t, iface) {
-						continue
-					}
-					obj, _, _ := types.LookupFieldOrMethod(t, false, p, f.Method)
-					if meth, _ := obj.(*types.Func); meth != nil && !m.Pass.ImportObjectFact(meth.Origin(), new(Forwards)) {
-						out = append(out, meth)
-					}
-					break
+			for _, meth := range implementationsIn(p, iface, f.Method) {
+				if !m.Pass.ImportObjectFact(meth.Origin(), new(Forwards)) {
+					out = append(out, meth)
 				}
 			}
 		}

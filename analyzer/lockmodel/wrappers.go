@@ -474,8 +474,16 @@ func (m *Model) implementations(fn *types.Func) []*types.Func {
 	if impls, ok := m.impls[fn]; ok {
 		return impls
 	}
+	impls := implementationsIn(m.Pass.Pkg, iface, fn.Name())
+	m.impls[fn] = impls
+	return impls
+}
+
+// implementationsIn returns the methods named method of pkg's named
+// types that implement iface, through the type or its pointer.
+func implementationsIn(pkg *types.Package, iface *types.Interface, method string) []*types.Func {
 	var impls []*types.Func
-	scope := m.Pass.Pkg.Scope()
+	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
@@ -485,14 +493,13 @@ func (m *Model) implementations(fn *types.Func) []*types.Func {
 			if !types.Implements(t, iface) {
 				continue
 			}
-			obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pass.Pkg, fn.Name())
+			obj, _, _ := types.LookupFieldOrMethod(t, false, pkg, method)
 			if meth, _ := obj.(*types.Func); meth != nil {
 				impls = append(impls, meth)
 			}
 			break
 		}
 	}
-	m.impls[fn] = impls
 	return impls
 }
 
