@@ -5,7 +5,9 @@ package lockmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -200,8 +202,17 @@ func (t *Tokens) bodyWalk(body *ast.BlockStmt, name string, inner *tokenState, d
 	fresh := false
 	var addrs string
 	var rets []ast.Expr
+	stepped := map[types.Object]bool{}
 	typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if n.Tok == token.INC {
+				t.markStepped(stepped, n.X, nil)
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && (n.Tok == token.ADD_ASSIGN || n.Tok == token.ASSIGN) {
+				t.markStepped(stepped, n.Lhs[0], n.Rhs[0])
+			}
 		case *ast.Ident:
 			if obj := t.info.Uses[n]; obj != nil && obj.Pkg() != nil {
 				fresh = fresh || freshPackages[obj.Pkg().Path()]
@@ -227,6 +238,11 @@ func (t *Tokens) bodyWalk(body *ast.BlockStmt, name string, inner *tokenState, d
 		srcs = append(srcs, t.expr(r, inner, depth+1))
 	}
 	src := alt(srcs)
+	if src.Origin == OriginClock && len(stepped) > 0 && slices.ContainsFunc(rets, func(r ast.Expr) bool { return t.refersAny(r, stepped) }) {
+		// A snowflake: the clock joined with a sequence the helper steps
+		// on each call (and a machine id): unique per call, not per tick.
+		return TokenOrigin{}
+	}
 	if addrs != "" && (src.Origin == OriginUnknown || src.Origin == OriginConstant) {
 		// An address read off the host's interfaces (a placeholder when
 		// there is none) names the host, as its name does.
@@ -268,4 +284,57 @@ func (t *Tokens) ClassifyValueFunc(v ValueFunc) TokenOrigin {
 		}
 	}
 	return TokenOrigin{}
+}
+
+// markStepped records in stepped the field or package variable that lhs
+// names when the statement steps it: x++, x += n, or x = x + n (also
+// masked, (x + 1) & mask).
+func (t *Tokens) markStepped(stepped map[types.Object]bool, lhs, rhs ast.Expr) {
+	var obj types.Object
+	switch l := ast.Unparen(lhs).(type) {
+	case *ast.SelectorExpr:
+		if sel := t.info.Selections[l]; sel != nil && sel.Kind() == types.FieldVal {
+			obj = sel.Obj()
+		}
+	case *ast.Ident:
+		if v, ok := t.info.Uses[l].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			obj = v
+		}
+	}
+	if obj == nil {
+		return
+	}
+	if rhs != nil {
+		plus := false
+		ast.Inspect(rhs, func(n ast.Node) bool {
+			if be, ok := n.(*ast.BinaryExpr); ok && be.Op == token.ADD && t.refersAny(be, map[types.Object]bool{obj: true}) {
+				plus = true
+			}
+			return !plus
+		})
+		if !plus {
+			return
+		}
+	}
+	stepped[obj] = true
+}
+
+// refersAny reports whether e names one of objs, as a field selection or
+// an identifier.
+func (t *Tokens) refersAny(e ast.Node, objs map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if sel := t.info.Selections[n]; sel != nil && objs[sel.Obj()] {
+				found = true
+			}
+		case *ast.Ident:
+			if objs[t.info.Uses[n]] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

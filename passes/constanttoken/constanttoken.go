@@ -74,9 +74,10 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range acquires {
 		src := toks.Classify(c)
 		switch {
-		case src.Drawn && m.LeaderAcquire(c):
+		case (src.Drawn || src.Given) && m.LeaderAcquire(c):
 			// A leader lease's holder is the process: an identity drawn
-			// once for it is unique to its holder.
+			// once for it, or given to it by its maker (a replica's id),
+			// is unique to its holder.
 		case (src.Origin == lockmodel.OriginClock || src.Origin == lockmodel.OriginMathRand) && m.Uncompared(c):
 			// New at each acquisition, and compared by nothing: the
 			// unchecked release is the defect, not the value.

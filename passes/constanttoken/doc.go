@@ -77,7 +77,9 @@
 // instance id its maker gives the constructor, when the key is not built
 // from the struct's fields), stays silent: the identity separates
 // processes and the clock one holder's successive rounds
-// (r.instanceID + ":" + now).
+// (r.instanceID + ":" + now). So does a snowflake id: the clock joined
+// with a sequence that its generator steps on each call (and a machine
+// id), unique per call rather than per tick.
 //
 // A token made once per call and reused by the retries of that one
 // acquisition is correct and stays silent, as are tokens from crypto/rand,
@@ -91,7 +93,8 @@
 // identity drawn once for the process or instance (a UUID its
 // constructor makes, host and start time, or a math/rand draw a
 // constructor keeps when each process seeds its source its own way, from
-// the clock or by the runtime) is unique to its holder and stays silent
+// the clock or by the runtime), or one its maker gives the constructor
+// (a replica's id), is unique to its holder and stays silent
 // there. A lease is known by its key's words (leader, election,
 // singleton), or by what the function that takes it writes (s.IsMaster =
 // true) or calls its TTL (masterKeepTime), or by the function's own name

@@ -84,7 +84,9 @@
 // branch for a lock held elsewhere (if !ok) re-enqueues the event or
 // logs and then falls through into the work and the release, or the
 // reply only decides whether to release (if locked { Unlock(key) }
-// after the work). The acquire may be a thin wrapper of the package
+// after the work; a call that passes none of the acquire's arguments and
+// is no method of its handle, such as a sweep that deletes other keys,
+// is work, not a release). The acquire may be a thin wrapper of the package
 // that returns a store's Lock whole (LockEvent(id) { key := ...; return
 // d.store.Lock(key, ttl) }), a take helper of the package or of another
 // (a handle's l.Lock(ctx), released by l.Unlock, directly or through a

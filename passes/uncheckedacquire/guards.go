@@ -227,14 +227,15 @@ func notObtainedTest(info *types.Info, m *lockmodel.Model, file *ast.File, id *a
 // if with no else whose body only releases (if locked { Unlock(key) }),
 // by a function that drops a key, deferred or not, its error handled or
 // not.
-func releaseIfs(info *types.Info, file *ast.File, ids []*ast.Ident, drops func(*types.Func) bool) map[*ast.Ident]bool {
+func releaseIfs(info *types.Info, file *ast.File, at ast.Node, ids []*ast.Ident, drops func(*types.Func) bool) map[*ast.Ident]bool {
+	acq, _ := at.(*ast.CallExpr)
 	releases := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {
 			return false
 		}
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
-		return drops(fn)
+		return drops(fn) && givesBack(info, call, acq)
 	}
 	onlyReleases := func(b *ast.BlockStmt) bool {
 		if len(b.List) == 0 {
@@ -456,4 +457,41 @@ func excludesMiss(info *types.Info, m *lockmodel.Model, e ast.Expr, v types.Obje
 		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && isV(call.Args[0]) && isSentinel(call.Args[1])
 	}
 	return false
+}
+
+// givesBack reports whether rel, a call of a function that deletes a key,
+// may give back what acq took: it passes one of acq's arguments (a
+// context aside), is a method of acq's handle, or names nothing to tell
+// (no argument but a context). A sweep that deletes other keys
+// (cleanupExpired(ctx, now)) gives back nothing.
+func givesBack(info *types.Info, rel, acq *ast.CallExpr) bool {
+	if acq == nil {
+		return true
+	}
+	if h := handleOf(info, rel); h != nil && h == handleOf(info, acq) {
+		return true
+	}
+	args := 0
+	for _, a := range rel.Args {
+		if typesx.IsContext(info.TypeOf(a)) {
+			continue
+		}
+		args++
+		for _, b := range acq.Args {
+			if sameArg(info, a, b) {
+				return true
+			}
+		}
+	}
+	return args == 0
+}
+
+// sameArg reports whether a and b name the same variable, or read alike.
+func sameArg(info *types.Info, a, b ast.Expr) bool {
+	ia, okA := ast.Unparen(a).(*ast.Ident)
+	ib, okB := ast.Unparen(b).(*ast.Ident)
+	if okA && okB {
+		return info.Uses[ia] != nil && info.Uses[ia] == info.Uses[ib]
+	}
+	return types.ExprString(a) == types.ExprString(b)
 }

@@ -155,14 +155,6 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 	if body == nil {
 		return false
 	}
-	same := func(a, b ast.Expr) bool {
-		ia, okA := ast.Unparen(a).(*ast.Ident)
-		ib, okB := ast.Unparen(b).(*ast.Ident)
-		if okA && okB {
-			return info.Uses[ia] != nil && info.Uses[ia] == info.Uses[ib]
-		}
-		return types.ExprString(a) == types.ExprString(b)
-	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		rel, ok := n.(*ast.CallExpr)
@@ -175,7 +167,7 @@ func releasedAfter(info *types.Info, path []ast.Node, call *ast.CallExpr, releas
 		}
 		for _, a := range rel.Args {
 			for _, b := range call.Args {
-				if same(a, b) {
+				if sameArg(info, a, b) {
 					found = true
 				}
 			}
@@ -528,7 +520,7 @@ func reportIgnored(pass *analysis.Pass, m *lockmodel.Model, file *ast.File, at a
 	report := func(format string, args ...any) {
 		diag.Report(pass, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: fmt.Sprintf(format, args...)})
 	}
-	rel := releaseIfs(pass.TypesInfo, file, replyReads, m.Drops)
+	rel := releaseIfs(pass.TypesInfo, file, at, replyReads, m.Drops)
 	if miss := missFallsThrough(pass.TypesInfo, m, file, reply, replyReads, rel); miss != nil {
 		report("%s from %s is tested, but the branch for a lock held elsewhere (line %d) falls through into the work; return when it is not taken",
 			diag.Quote(reply.Name()), acq, diag.Line(pass.Fset, miss.Pos()))
