@@ -3,7 +3,7 @@
 //
 // # Analyzer releasectx
 //
-// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, one in the branch where its context is done, one handed back under a context cancelled on return, or the call that gives such a context to a function that defers its release under it
+// releasectx: report a deferred lock release under a context that the client, a gRPC caller or the work's timeout may have ended, one in the branch where its context is done, one handed back under a context cancelled on return or right after the acquire, or the call that gives such a context to a function that defers its release under it
 //
 // A release deferred in a handler runs after the work, under the
 // handler's context. When the client has disconnected (an HTTP
@@ -57,7 +57,12 @@
 // with a deferred cancel, or the call of a function of the package that
 // returns a release bound to its context parameter (a lock's acquire
 // that returns its attempt's unlock closure), given such a context. Every
-// call of the release comes after the cancel.
+// call of the release comes after the cancel. So is the call of such a
+// function, of this package or another, given a context the caller made
+// with WithTimeout, WithDeadline or WithCancel and cancels with a plain
+// cancel() after the call (a short timeout that bounds only the
+// acquire), when the release it handed back is called or deferred after
+// that cancel: it always runs under a cancelled context.
 //
 // A release deferred under a context parameter is reported where the
 // function is called with such a context: a handler that passes its

@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       "https://github.com/locklint/locklint/blob/main/docs/analyzers/releasectx.md",
 	Requires:  []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:       run,
-	FactTypes: []analysis.Fact{(*Releaser)(nil), (*Defers)(nil), (*Keeps)(nil)},
+	FactTypes: []analysis.Fact{(*Releaser)(nil), (*Defers)(nil), (*Keeps)(nil), (*Binds)(nil)},
 }
 
 var tests bool
@@ -81,6 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 	a.findReleasers()
 	a.findHandles()
 	a.bound = a.findBound()
+	a.exportBound()
 	a.findDeferrers(pass.Files)
 	for _, f := range pass.Files {
 		if !tests && m.InTestFile(f) {
@@ -92,6 +93,11 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	a.checkReturned()
+	for _, d := range a.decls {
+		if tests || !m.InTestFile(d) {
+			a.checkCancelledFirst(d)
+		}
+	}
 	return nil, nil
 }
 

@@ -96,7 +96,11 @@ func (a *checker) handOffs(d *ast.FuncDecl, bound map[*types.Func]int) []handOff
 			if fn == nil {
 				return
 			}
-			if i, ok := bound[fn.Origin()]; ok && i < len(x.Args) && !x.Ellipsis.IsValid() {
+			i, ok := bound[fn.Origin()]
+			if !ok && fn.Pkg() != a.pass.Pkg {
+				i, ok = a.boundIndex(fn)
+			}
+			if ok && i < len(x.Args) && !x.Ellipsis.IsValid() {
 				out = append(out, handOff{head: x, ctx: x.Args[i], what: diag.Code(a.pass.Fset, x.Fun), call: true})
 			}
 		case *ast.Ident:
