@@ -41,7 +41,7 @@ func (r *Locker) Acquire(ctx context.Context, key string) (bool, func() bool) {
 }
 
 // Silent: the caller's own context.
-func (r *Locker) TryAcquire(ctx context.Context, key string) (bool, func() bool) {
+func (r *Locker) TryAcquire(ctx context.Context, key string) (bool, func() bool) { // want TryAcquire:"hands back a release bound to parameter 0"
 	l := &lock{rdb: r.rdb, key: key, value: uuid.NewString(), ttl: r.ttl}
 	return l.tryAcquire(ctx)
 }
@@ -76,7 +76,7 @@ func (l *lock) unlock(ctx context.Context) bool { // want unlock:"releases under
 
 // Must report: the release is written here, over the timeout context
 // the acquire ran under.
-func Lock(ctx context.Context, rdb *redis.Client, key string) (func(), error) {
+func Lock(ctx context.Context, rdb *redis.Client, key string) (func(), error) { // want Lock:"hands back a release bound to parameter 0"
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	token := uuid.NewString()
@@ -111,7 +111,7 @@ func LockOwn(ctx context.Context, rdb *redis.Client, key string) (func(), error)
 
 // Silent: the timeout bounds the acquire only; the release runs under
 // the caller's context.
-func LockParent(ctx context.Context, rdb *redis.Client, key string) (func(), error) {
+func LockParent(ctx context.Context, rdb *redis.Client, key string) (func(), error) { // want LockParent:"hands back a release bound to parameter 0"
 	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	token := uuid.NewString()
