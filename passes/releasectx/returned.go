@@ -215,19 +215,8 @@ func derivedOnly(info *types.Info, d *ast.FuncDecl, v *types.Var) bool {
 // or WithCancel.
 func (a *checker) cancelledOnReturn(d *ast.FuncDecl, ctx ast.Expr) *ast.DeferStmt {
 	info := a.pass.TypesInfo
-	v := a.ctxVar(ctx)
-	if v == nil {
-		return nil
-	}
-	as := assignments(info, d, v)
-	if len(as) != 1 || as[0].call == nil || as[0].index != 0 || as[0].cancel == nil {
-		return nil
-	}
-	fn, _ := typeutil.Callee(info, as[0].call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != contextPath {
-		return nil
-	}
-	if k := contextFuncs[fn.Name()]; k != ctxTimeout && k != ctxCancel {
+	cancel := a.madeCancel(d, ctx)
+	if cancel == nil {
 		return nil
 	}
 	var found *ast.DeferStmt
@@ -236,7 +225,7 @@ func (a *checker) cancelledOnReturn(d *ast.FuncDecl, ctx ast.Expr) *ast.DeferStm
 		if !ok {
 			return false, false
 		}
-		if f, ok := ast.Unparen(ds.Call.Fun).(*ast.Ident); ok && len(ds.Call.Args) == 0 && info.Uses[f] == as[0].cancel {
+		if f, ok := ast.Unparen(ds.Call.Fun).(*ast.Ident); ok && len(ds.Call.Args) == 0 && info.Uses[f] == cancel {
 			found = ds
 		}
 		return found != nil, true
