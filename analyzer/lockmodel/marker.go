@@ -111,7 +111,7 @@ func (m *Model) Marker(c *Call) bool {
 					// every caller makes it with the marker's own maker
 					// and another constant (a helper that drains the set
 					// the marker guards).
-					if !m.otherMade(o, k, texts) {
+					if !m.otherMade(o, k, texts) && !m.listedOthers(k, texts) {
 						touched = cmp.Or(touched, k)
 					}
 					continue
@@ -272,6 +272,33 @@ func (m *Model) otherMade(o *Call, k ast.Expr, texts map[string]bool) bool {
 		}
 		fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
 		if fn == nil || "func "+fn.FullName() != maker || texts[m.callText(maker, call)] {
+			return false
+		}
+	}
+	return true
+}
+
+// listedOthers reports whether k is the value of a range over a slice
+// literal of this function whose every key is built from a constant
+// text, none of them one of texts: a reset that deletes a member's
+// records (verify:state:<id>, verify:nudge:<id>) beside a marker of
+// another text.
+func (m *Model) listedOthers(k ast.Expr, texts map[string]bool) bool {
+	id, ok := ast.Unparen(k).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	over := ast.Unparen(m.rangedOver(id))
+	if s, ok := over.(*ast.Ident); ok {
+		over = ast.Unparen(m.keys.definition(m.Pass.TypesInfo.Uses[s]))
+	}
+	lit, ok := over.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return false
+	}
+	for _, e := range lit.Elts {
+		t, ok := m.builtKey(e)
+		if !ok || texts[t] {
 			return false
 		}
 	}

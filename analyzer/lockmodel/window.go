@@ -10,18 +10,39 @@ import (
 	"slices"
 )
 
-// windowOnly reports whether the only use of c's count, an INCR's reply,
-// is `if n == 1 { <TTL of the same key> }`: the first increment starts a
+// windowOnly reports whether c's count, an INCR's reply, is used by
+// `if n == 1 { <TTL of the same key> }` and otherwise only held against a
+// threshold (n >= max) and handed back: the first increment starts a
 // lockout or rate-limit window and the count decides nothing else, so
-// the INCR takes nothing, whatever the key is called.
+// the INCR takes nothing, whatever the key is called. A count handed
+// back with no threshold beside it is left to its caller.
 func (b *builder) windowOnly(c *Call) bool {
 	vars := b.replyVars(c)
-	windows, other := 0, false
+	windows, limits, returned, other := 0, 0, false, false
 	ast.Inspect(c.Func, func(n ast.Node) bool {
 		if other {
 			return false
 		}
 		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if b.againstLimit(n, vars) {
+				limits++
+				return false
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if b.isCountVar(r, vars) {
+					returned = true
+				} else {
+					ast.Inspect(r, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && b.usesVar(id, vars) {
+							other = true
+						}
+						return !other
+					})
+				}
+			}
+			return false
 		case *ast.IfStmt:
 			if b.startsWindow(c, n, vars) {
 				windows++
@@ -44,7 +65,46 @@ func (b *builder) windowOnly(c *Call) bool {
 		}
 		return !other
 	})
-	return windows > 0 && !other
+	return windows > 0 && !other && (!returned || limits > 0)
+}
+
+// againstLimit reports whether be holds the count in vars (perhaps
+// converted, int(n)) against a threshold: an ordered comparison with a
+// variable or a constant of 3 or more, which no INCR lock's test is
+// (n > 1 and n >= 2 say the key is taken).
+func (b *builder) againstLimit(be *ast.BinaryExpr, vars []types.Object) bool {
+	switch be.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return false
+	}
+	for i, side := range []ast.Expr{be.X, be.Y} {
+		if !b.isCountVar(side, vars) {
+			continue
+		}
+		other := ast.Unparen([]ast.Expr{be.Y, be.X}[i])
+		if n, ok := b.constInt(other); ok {
+			return n >= 3
+		}
+		if tv, ok := b.pass.TypesInfo.Types[other]; ok && tv.Value != nil {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// isCountVar reports whether e reads one of vars, perhaps through a
+// conversion (int(n)).
+func (b *builder) isCountVar(e ast.Expr, vars []types.Object) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := b.pass.TypesInfo.Types[call.Fun]; ok && tv.IsType() {
+			e = ast.Unparen(call.Args[0])
+		}
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && b.usesVar(id, vars)
 }
 
 // replyVars returns the variables c's reply is assigned to in its own

@@ -82,3 +82,34 @@ func ResetRefusals(ctx context.Context, rdb *redis.Client, ip string) {
 func UnlockJob(ctx context.Context, rdb *redis.Client, job string) {
 	rdb.Del(ctx, key("job", job)) // want "DEL of lock key `key\\(\"job\", job\\)` without an owner check"
 }
+
+// A tracker whose count of 1 starts the window and whose count is also
+// held against its threshold and handed back; the reset on a good login
+// clears a count.
+type Tracker struct {
+	rdb         *redis.Client
+	maxFailures int
+}
+
+func lockKey(user string) string { return "app:auth:lockout:" + user }
+
+func (t *Tracker) RecordFailure(ctx context.Context, user string) (int, error) {
+	k := lockKey(user)
+	count, err := t.rdb.Incr(ctx, k).Result()
+	if err != nil {
+		return 0, err
+	}
+	if count == 1 {
+		_ = t.rdb.Expire(ctx, k, 15*time.Minute)
+	}
+	if int(count) >= t.maxFailures {
+		if err := t.rdb.Expire(ctx, k, time.Hour).Err(); err != nil {
+			return int(count), err
+		}
+	}
+	return int(count), nil
+}
+
+func (t *Tracker) Reset(ctx context.Context, user string) error {
+	return t.rdb.Del(ctx, lockKey(user)).Err()
+}
