@@ -116,3 +116,52 @@ func (m *Model) InScope(e ast.Expr, pos token.Pos) bool {
 	})
 	return ok
 }
+
+// TakenWith returns the acquire whose lock c's delete of key gives back,
+// for what the acquire stored: AcquiredToken's, the take of a method of
+// the same type given the same parameter (Lock(key) and Unlock(key)), or
+// the take a caller pairs c's helper with (jobStart and jobEnd on the
+// same argument).
+func (m *Model) TakenWith(c *Call, key ast.Expr) *Call {
+	if a, _ := m.AcquiredToken(c, key); a != nil {
+		return a
+	}
+	drop, paired := m.paired.calls[c]
+	for _, a := range m.Calls {
+		if !a.Acquires() || a.Key() == nil {
+			continue
+		}
+		if m.sameParamKey(a, a.Key(), c, key) {
+			return a
+		}
+		if take, ok := m.paired.calls[a]; ok && paired && c.Command.IsDelete() && take.Take == drop.Take {
+			return a
+		}
+	}
+	return nil
+}
+
+// ReleaseToken is the token a fix at c, a release or renewal of key,
+// would compare (AcquiredToken's, rewritten for c's scope), or "" when
+// no owner check could use it: a value every holder stores (a constant,
+// the process's identity, a clock reading; Tokens.Classify) passes for
+// all of them, and a rewrite of the release alone would be no fix.
+func (m *Model) ReleaseToken(c *Call, key ast.Expr) string {
+	a, token := m.AcquiredToken(c, key)
+	if a == nil || m.Tokens().Classify(a).Origin.Weak() {
+		return ""
+	}
+	return token
+}
+
+// SharedValue returns the acquire whose lock c, a release or renewal of
+// key, gives back or extends (TakenWith's) and the origin of its value,
+// when that value is one every holder stores.
+func (m *Model) SharedValue(c *Call, key ast.Expr) (*Call, TokenOrigin, bool) {
+	a := m.TakenWith(c, key)
+	if a == nil {
+		return nil, TokenOrigin{}, false
+	}
+	src := m.Tokens().Classify(a)
+	return a, src, src.Origin.Weak()
+}

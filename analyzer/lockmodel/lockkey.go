@@ -208,9 +208,10 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 				continue
 			}
 			return true
-		case c.Acquires() && o.Command.IsDelete() && strings.Contains(id, "recv(") && m.lockType(c, o) && !m.clearsRecords(o):
-			// Take in one method, delete in another: the delete is this
-			// type's release (as above, from its side), so this is the acquire.
+		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && strings.Contains(id, "recv(") && m.lockType(c, o) && !m.clearsRecords(o):
+			// Take in one method, delete (or run a release script) in
+			// another: the delete is this type's release (as above, from
+			// its side), so this is the acquire.
 			return true
 		}
 	}
@@ -534,4 +535,16 @@ func allIn(keys []string, set map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// TakenElsewhere reports whether a command of the package other than c
+// takes key exclusively (SET NX, SETNX, an acquire script): a key some
+// holder owns, not a record written beside another lock.
+func (m *Model) TakenElsewhere(c *Call, key ast.Expr) bool {
+	for _, o := range m.Calls {
+		if o != c && o.Acquires() && o.Key() != nil && m.SameKey(o, o.Key(), c, key) {
+			return true
+		}
+	}
+	return false
 }

@@ -39,7 +39,8 @@ func (m *Model) pairs() pairing {
 	ops := map[*types.Func][]keyOp{}
 	for _, c := range m.Calls {
 		take := c.Acquires()
-		if !take && !c.Command.IsDelete() || c.Decl == nil || c.Func != c.Decl || c.Via != nil && m.Forwards(c.Via) {
+		// A drop is a delete or an owner-checked release script.
+		if !take && !c.Command.IsDelete() && !m.releaseScript(c) || c.Decl == nil || c.Func != c.Decl || c.Via != nil && m.Forwards(c.Via) {
 			continue
 		}
 		if !take && m.clearsRecords(c) {

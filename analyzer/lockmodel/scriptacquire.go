@@ -69,14 +69,17 @@ func (m *Model) valueChecked(c *Call) bool {
 		return false
 	}
 	for _, o := range m.Calls {
+		// Lock(key) and Unlock(key) of one type take and check what
+		// their caller names.
+		sameHere := func(k ast.Expr) bool { return same(k) || m.sameParamKey(c, c.Key(), o, k) }
 		switch {
 		case o == c:
 		case o.Command == CmdEval:
-			if checks, known := m.scriptCompares(o, same); known && checks {
+			if checks, known := m.scriptCompares(o, sameHere); known && checks {
 				return true
 			}
 		case o.Flags&FlagIFEQ != 0:
-			if o.Key() != nil && same(o.Key()) {
+			if o.Key() != nil && sameHere(o.Key()) {
 				return true
 			}
 		}
@@ -98,6 +101,26 @@ func (m *Model) scriptCompares(o *Call, same func(ast.Expr) bool) (checks, known
 		}
 	}
 	return false, true
+}
+
+// releaseScript reports whether o is an EVAL whose text is read and that
+// compares the value of a key it is given with an owner's before it
+// removes that key: a compare-and-delete release.
+func (m *Model) releaseScript(o *Call) bool {
+	if o.Command != CmdEval {
+		return false
+	}
+	text, ok := m.ScriptText(o)
+	if !ok {
+		return false
+	}
+	calls := LuaCalls(text.Text)
+	for _, g := range calls {
+		if k := g.Key(); g.Removes() && k > 0 && LuaChecked(calls, g, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptExtends reports whether o, an EVAL whose text is read, sets the

@@ -30,7 +30,7 @@ func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
 		if !ok || m.clearsRecords(c) {
 			continue
 		}
-		mf, ok := methodFamilyOf(c, fam)
+		mf, ok := m.methodFamilyOf(c, fam)
 		if !ok {
 			continue
 		}
@@ -49,9 +49,9 @@ func (m *Model) methodTakesAndDrops() map[methodFamily]*takeDrop {
 }
 
 // methodFamilyOf returns c's receiver type with fam, the family of its
-// key, for an acquire or a delete in a method.
-func methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
-	if c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete()) {
+// key, for an acquire, a delete or a release script in a method.
+func (m *Model) methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
+	if c.Decl == nil || c.Decl.Recv == nil || !(c.Acquires() || c.Command.IsDelete() || m.releaseScript(c)) {
 		return methodFamily{}, false
 	}
 	return methodFamily{typesx.RecvBase(c.Decl.Recv.List[0].Type), fam}, true
@@ -65,7 +65,7 @@ func methodFamilyOf(c *Call, fam string) (methodFamily, bool) {
 // key is the key of c asked about: a script that takes its first key
 // does not take the others it is given.
 func (m *Model) siblingTakeDrop(c *Call, key ast.Expr, fam string) bool {
-	mf, ok := methodFamilyOf(c, fam)
+	mf, ok := m.methodFamilyOf(c, fam)
 	if !ok || m.readFams[mf.family] || m.clearsRecords(c) {
 		return false
 	}

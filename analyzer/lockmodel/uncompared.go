@@ -38,7 +38,7 @@ func (m *Model) Uncompared(c *Call) bool {
 			continue
 		}
 		for _, k := range o.Keys {
-			if !same(k) {
+			if !same(k) && !m.sameParamKey(c, c.Key(), o, k) {
 				continue
 			}
 			switch {
@@ -52,7 +52,9 @@ func (m *Model) Uncompared(c *Call) bool {
 				if _, known := m.scriptCompares(o, same); !known {
 					return false
 				}
-			case o.Command.IsDelete() || o.Command.IsExpire():
+			case o.Command.IsDelete() || o.Command.IsExpire() && !m.splitTTL(o):
+				// An EXPIRE that gives the take its TTL is part of the
+				// take, not a renewal.
 				released = true
 			}
 		}

@@ -34,10 +34,12 @@ func Charge(ctx context.Context, c *store.Client, invoice, token string, charge 
 // Refund takes the invoice lock through the store.Redis interface.
 func Refund(ctx context.Context, r store.Redis, invoice string, refund func(context.Context) error) error {
 	key := "lock:refund:" + invoice
-	if !r.SetNX(ctx, key, "1", 30*time.Second).Val() { // BUG(constanttoken): the constant "1" is every holder's token
+	// The constant "1" is every holder's token; nothing compares it, so the
+	// lock's one defect is its release, whose finding names the constant.
+	if !r.SetNX(ctx, key, "1", 30*time.Second).Val() {
 		return ErrBusy
 	}
-	defer r.Del(ctx, key) // BUG(unconditionaldel): no owner check behind the interface either
+	defer r.Del(ctx, key) // BUG(unconditionaldel): no owner check behind the interface either, and a "1" that no owner check could tell apart
 	return refund(ctx)
 }
 

@@ -78,9 +78,10 @@ func run(pass *analysis.Pass) (any, error) {
 			// A leader lease's holder is the process: an identity drawn
 			// once for it, or given to it by its maker (a replica's id),
 			// is unique to its holder.
-		case (src.Origin == lockmodel.OriginClock || src.Origin == lockmodel.OriginMathRand) && m.Uncompared(c):
-			// New at each acquisition, and compared by nothing: the
-			// unchecked release is the defect, not the value.
+		case src.Origin.Weak() && m.Uncompared(c):
+			// Compared by nothing: the unchecked release is the lock's
+			// one defect, and unconditionaldel reports it, naming the
+			// value its fix must not keep.
 		case src.Origin.Weak():
 			reportWeak(pass, m, c, src)
 		case m.LeaderAcquire(c):

@@ -124,21 +124,21 @@
 // keys.Key(collectLockTempl, id) beside the set keys.Key(collectTempl,
 // id) that a helper reads and deletes). No owner check reads
 // its value, so there is nothing a token protects.
-// So does a clock reading or a math/rand draw that the acquire makes
-// itself, or makes of locals named nowhere else, or that every caller of
-// an unexported helper makes at the call and the helper only stores
+// So does any of these values (a constant, the process's identity, a
+// clock reading, a math/rand draw) that the acquire makes itself, or
+// makes of locals named nowhere else, or that every caller of an
+// unexported helper makes at the call and the helper only stores
 // (tryLock(user, goods, time.Now().Unix())), when the package deletes
 // or expires the key with a plain DEL or EXPIRE (also through a release
 // helper that the callers pair with the acquire's, on the same key
-// argument) and no script, IFEQ or
-// compared GET of the package reads its value (nor a script whose text
-// the analyzer cannot read): new at each acquisition and checked by
-// nobody, the value is not the defect (a plain DEL is, and
-// unconditionaldel reports it). A constant stays reported beside such a
-// DEL: unconditionaldel's fix makes the release compare the value, and
-// a constant then passes every holder's check. Such a value that leaves the function
-// (returned, kept in a field) may be compared where the package cannot
-// see, and is reported.
+// argument) and no script, IFEQ or compared GET of the package reads
+// its value (nor a script whose text the analyzer cannot read): checked
+// by nobody, the value is not the lock's defect; its plain DEL is, and
+// unconditionaldel reports it once, naming the value when it knows the
+// acquire (its remedy takes the lock with fix.Obtain too, and it offers
+// no rewrite of the release that would compare a value every holder
+// stores). Such a value that leaves the function (returned, kept in a
+// field) may be compared where the package cannot see, and is reported.
 // Acquires in _test.go files, which store fixed values on purpose, are
 // checked only with -tests.
 //

@@ -86,6 +86,12 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	default:
 		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", c.Command, key, useRefresh(lib))
 	}
+	if a, src, shared := m.SharedValue(c, k); shared && !c.Overwrites() && !m.TakesOver(c) {
+		// As at a release: the remedy takes the lock with the library
+		// too, and refresh offers no rewrite that compares this value.
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos(), End: a.End(),
+			Message: fmt.Sprintf("taken with %s, which every holder stores; take it with %s", diag.Trail(src.Trail), diag.Use(lib, "Obtain"))})
+	}
 	if fix, ok := refresh(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
@@ -117,7 +123,7 @@ func refresh(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 	if c.Ctx == nil || c.TTL == nil || !edit.IsDuration(pass.TypesInfo.TypeOf(c.TTL)) {
 		return analysis.SuggestedFix{}, false
 	}
-	_, token := m.AcquiredToken(c, k)
+	token := m.ReleaseToken(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}

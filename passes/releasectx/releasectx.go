@@ -303,6 +303,5 @@ func (a *checker) toLibrary(c *lockmodel.Call) bool {
 	if c == nil || !c.Command.IsDelete() || len(c.Keys) != 1 {
 		return false
 	}
-	_, token := a.m.AcquiredToken(c, c.Keys[0])
-	return token != ""
+	return a.m.ReleaseToken(c, c.Keys[0]) != ""
 }

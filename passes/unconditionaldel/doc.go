@@ -131,5 +131,17 @@
 // the client's adapter, adding the imports. A client with no adapter, a
 // receiver the adapter does not take (a pipeline, a redis.Cmdable, a
 // rueidis dedicated connection) and redigo's Do, which takes no context,
-// get no fix.
+// get no fix. Nor does a lock taken with a value every holder stores (a
+// constant, the host name or process id, a clock reading: what
+// constanttoken calls non-unique): an owner check with that value passes
+// for every holder, so the remedy takes the lock with fix.Obtain too. The
+// finding's second place, the acquire (the one in the same function or
+// type, or the take a caller pairs the delete's helper with), says so,
+// and constanttoken, when nothing compares that value, leaves the lock's
+// one defect to this finding:
+//
+//	if !rdb.SetNX(ctx, "lock:job", "1", time.Minute).Val() { // taken with the constant "1", which every holder stores; take it with fix.Obtain
+//		return
+//	}
+//	defer rdb.Del(ctx, "lock:job") // DEL of lock key "lock:job" without an owner check; release with fix.Release (...)
 package unconditionaldel

@@ -83,6 +83,12 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	} else {
 		d.Message = fmt.Sprintf("%s of lock key %s without an owner check; %s", what, key, useRelease(m, c))
 	}
+	if a, src, shared := m.SharedValue(c, k); shared {
+		// The remedy takes the lock with the library too: no rewrite of
+		// the release alone would be a fix (release offers none).
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos(), End: a.End(),
+			Message: fmt.Sprintf("taken with %s, which every holder stores; take it with %s", diag.Trail(src.Trail), diag.Use(m.Library(c), "Obtain"))})
+	}
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
@@ -110,7 +116,7 @@ func release(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.E
 		// A key spread from a slice was written where the slice is built.
 		return analysis.SuggestedFix{}, false
 	}
-	_, token := m.AcquiredToken(c, k)
+	token := m.ReleaseToken(c, k)
 	if token == "" {
 		return analysis.SuggestedFix{}, false
 	}

@@ -47,10 +47,11 @@ func NewLocker(rdb *redis.Client) *Locker { return &Locker{rdb: rdb} }
 
 // TryLock takes key for ttl.
 func (l *Locker) TryLock(ctx context.Context, key string, ttl time.Duration) (bool, error) {
-	return l.rdb.SetNX(ctx, key, "locked", ttl).Result() // BUG(constanttoken): every holder stores "locked", so no release can tell holders apart
+	// Every holder stores "locked"; Unlock's finding names it.
+	return l.rdb.SetNX(ctx, key, "locked", ttl).Result()
 }
 
 // Unlock releases key.
 func (l *Locker) Unlock(ctx context.Context, key string) error {
-	return l.rdb.Del(ctx, key).Err() // BUG(unconditionaldel): deletes whoever holds key now
+	return l.rdb.Del(ctx, key).Err() // BUG(unconditionaldel): deletes whoever holds key now, and "locked" could not tell holders apart
 }

@@ -144,3 +144,15 @@ func clearWaiters(ctx context.Context, rdb *redis.Client, job string) {
 	rdb.Del(ctx, "lock:"+job+":waiters")
 	rdb.Del(ctx, "lock:{job}:queue")
 }
+
+// A lock taken with a constant: a rewrite to an owner-checked release
+// would compare "1", which every holder stores, so no fix is offered;
+// the finding's second place says to take the lock with fix.Obtain.
+func refundOnce(ctx context.Context, rdb *redis.Client, invoice string, refund func()) {
+	key := "lock:refund:" + invoice
+	if !rdb.SetNX(ctx, key, "1", 30*time.Second).Val() {
+		return
+	}
+	defer rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check; release with `fix\\.Release`"
+	refund()
+}

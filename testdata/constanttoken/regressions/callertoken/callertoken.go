@@ -25,10 +25,18 @@ func worker(ctx context.Context, rdb *redis.Client) {
 	acquire(ctx, rdb, "jobs", "worker") // want "lock key `\"jobs\"` \\(key passed to `acquire`\\) acquired with a non-unique token \\(the constant `\"worker\"`\\)"
 }
 
-// The releases that make "lock:report" and "jobs" locks, not markers
-// nothing gives back.
-func releaseReport(ctx context.Context, rdb *redis.Client) { rdb.Del(ctx, "lock:report") }
-func releaseJobs(ctx context.Context, rdb *redis.Client)   { rdb.Del(ctx, "jobs") }
+// The owner-checked releases that make "lock:report" and "jobs" locks,
+// not markers nothing gives back; with a constant, every holder passes
+// their check.
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`
+
+func releaseReport(ctx context.Context, rdb *redis.Client) {
+	rdb.Eval(ctx, unlock, []string{"lock:report"}, "me")
+}
+
+func releaseJobs(ctx context.Context, rdb *redis.Client) {
+	rdb.Eval(ctx, unlock, []string{"jobs"}, "worker")
+}
 
 // Near miss: a token made per acquisition.
 func reportOwned(ctx context.Context, rdb *redis.Client, token string) {
@@ -39,6 +47,16 @@ func reportOwned(ctx context.Context, rdb *redis.Client, token string) {
 func submit(ctx context.Context, rdb *redis.Client, user string) {
 	k := "submit:" + user
 	if !rdb.SetNX(ctx, k, "1", 2*time.Second).Val() { // want "lock key `k` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+		return
+	}
+	defer rdb.Eval(ctx, unlock, []string{k}, "1")
+}
+
+// Near miss: the same lock given back with a plain DEL. Nothing compares
+// its value, so the DEL is the lock's one defect (unconditionaldel's).
+func post(ctx context.Context, rdb *redis.Client, user string) {
+	k := "post:" + user
+	if !rdb.SetNX(ctx, k, "1", 2*time.Second).Val() {
 		return
 	}
 	defer rdb.Del(ctx, k)

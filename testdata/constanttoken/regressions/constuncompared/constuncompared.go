@@ -1,9 +1,10 @@
 // Package constuncompared pins cron locks that store a constant: released
 // by a plain DEL through the service's own helper, compared in a GET
 // before the DEL (with that same constant), in a script, or in a script
-// whose text the model cannot read. Each is reported: the plain DEL's
-// fix (unconditionaldel's) makes the release compare the value, and a
-// constant passes every holder's check.
+// whose text the model cannot read. The plain DEL compares nothing, so
+// the DEL is the lock's one defect (unconditionaldel reports it, naming
+// the constant); each of the others compares the value, and a constant
+// passes every holder's check.
 package constuncompared
 
 import (
@@ -21,7 +22,7 @@ func (s *Scheduler) safeDel(ctx context.Context, key string) {
 }
 
 func (s *Scheduler) runDaily(ctx context.Context, reset func()) {
-	ok, err := s.rdb.SetNX(ctx, "cron:daily_reset_lock", "1", 5*time.Minute).Result() // want "lock key `\"cron:daily_reset_lock\"` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+	ok, err := s.rdb.SetNX(ctx, "cron:daily_reset_lock", "1", 5*time.Minute).Result()
 	if err != nil || !ok {
 		return
 	}

@@ -2,8 +2,8 @@
 // NX and a TTL and lets it expire: nothing in the package deletes, renews
 // or compares a key a caller passes (the only delete is a lock type's, on
 // its own field), so the constant value guards nothing here. The lock
-// type's acquire keeps its finding; withunlock, the same Lock next to a
-// package-level Unlock, reports.
+// type's acquire keeps its finding, its release comparing the value;
+// withunlock, the same Lock next to a package-level Unlock, reports.
 package cooldownentry
 
 import (
@@ -34,6 +34,8 @@ func (g *Guard) Take(ctx context.Context) bool {
 	return g.rdb.SetNX(ctx, g.name, "held", time.Minute).Val() // want "acquired with a non-unique token"
 }
 
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`
+
 func (g *Guard) Drop(ctx context.Context) {
-	g.rdb.Del(ctx, g.name)
+	g.rdb.Eval(ctx, unlock, []string{g.name}, "held")
 }

@@ -53,9 +53,9 @@ func (c *Collector) locked(key string, ttl time.Duration) (bool, error) {
 	return !set, nil
 }
 
-// The twin: the same flag, given back once the batch is handled, so a
-// later holder's flag can be deleted by an earlier one; its constant
-// value could not tell them apart.
+// The twin: the same flag, given back once the batch is handled by an
+// owner-checked script, which its constant value passes for every holder,
+// so a later holder's flag can be deleted by an earlier one.
 type Batcher struct {
 	rdb *redis.Client
 }
@@ -65,7 +65,7 @@ func (b *Batcher) Run(ctx context.Context, batch string, work func()) error {
 	if held, err := b.held(lockKey); err != nil || held {
 		return err
 	}
-	defer b.rdb.Del(context.Background(), lockKey)
+	defer b.rdb.Eval(context.Background(), unlock, []string{lockKey}, "lock")
 	work()
 	return nil
 }
@@ -119,9 +119,10 @@ func collectOnceLocked(key string, ttl time.Duration) (bool, error) {
 	return !set, nil
 }
 
-// The near miss: a helper that gives back whatever its callers pass, and
-// its one caller passes the marker's own key: a lock released after the
-// work, whose constant value an owner check could not tell apart.
+// The near miss: a helper that gives back whatever its callers pass
+// (with an owner check), and its one caller passes the marker's own key:
+// a lock released after the work, whose constant value the owner check
+// cannot tell apart.
 func runJob(job string, work func()) error {
 	lockKey := keys.Key("job:%s:lock", job)
 	if locked, err := jobLocked(lockKey); err != nil || locked {
@@ -141,5 +142,7 @@ func jobLocked(key string) (bool, error) {
 }
 
 func dropKey(key string) {
-	keys.Client().Del(context.Background(), key)
+	keys.Client().Eval(context.Background(), unlock, []string{key}, "lock")
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

@@ -4,8 +4,8 @@
 // the verification; nothing gives the flag back, renews it or reads it,
 // so nothing compares its value. The verification and the approval take
 // their own keys with a constant and give them back with a deferred
-// plain DEL: those constants are reported, for unconditionaldel's fix
-// would make the release compare them.
+// plain DEL, which nothing compares either: each lock's one defect is its
+// DEL, which unconditionaldel reports, naming the constant.
 package joinmarker
 
 import (
@@ -37,7 +37,7 @@ func (v *Service) OnMemberAdd(userID string) {
 func (v *Service) StartVerification(userID string) {
 	lockKey := fmt.Sprintf("verify:start_lock:%s", userID)
 	if Client != nil {
-		locked, _ := Client.SetNX(Ctx, lockKey, "1", 10*time.Second).Result() // want `lock key .lockKey. acquired with a non-unique token \(the constant ."1".\)`
+		locked, _ := Client.SetNX(Ctx, lockKey, "1", 10*time.Second).Result()
 		if !locked {
 			return
 		}
@@ -49,7 +49,7 @@ func (v *Service) StartVerification(userID string) {
 func (v *Service) Approve(userID string) {
 	lockKey := fmt.Sprintf("verify:approve_lock:%s", userID)
 	if Client != nil {
-		locked, _ := Client.SetNX(Ctx, lockKey, "1", 10*time.Second).Result() // want `lock key .lockKey. acquired with a non-unique token \(the constant ."1".\)`
+		locked, _ := Client.SetNX(Ctx, lockKey, "1", 10*time.Second).Result()
 		if !locked {
 			return
 		}
@@ -72,7 +72,8 @@ func (v *Service) Reset(ctx context.Context, userID string) {
 }
 
 // Must report: the boost flag is one of the keys its reset deletes, so
-// something gives it back, and a constant would pass an owner check.
+// something gives it back and it is no marker (a delete of a key read
+// from a slice is no plain DEL of the flag's own key).
 func (v *Service) OnBoost(userID string) {
 	lockKey := fmt.Sprintf("verify:boost_lock:%s", userID)
 	locked, _ := Client.SetNX(Ctx, lockKey, "1", 30*time.Second).Result() // want `lock key .lockKey. acquired with a non-unique token \(the constant ."1".\)`

@@ -15,8 +15,9 @@ func (l *Locker) TryLock(ctx context.Context, key string, ttl time.Duration) boo
 	return l.rdb.SetNX(ctx, key, "1", ttl).Val() // want "lock key `key` \\(key of `\\(\\*Locker\\)\\.TryLock`\\) acquired with a non-unique token \\(the constant `\"1\"`\\)"
 }
 
+// Unlock checks the owner with the value every holder stores.
 func (l *Locker) Unlock(ctx context.Context, key string) {
-	l.rdb.Del(ctx, key)
+	l.rdb.Eval(ctx, unlock, []string{key}, "1")
 }
 
 // Near miss: an idempotency marker, taken once and never released or
@@ -24,3 +25,5 @@ func (l *Locker) Unlock(ctx context.Context, key string) {
 func MarkProcessed(ctx context.Context, rdb *redis.Client, key string) bool {
 	return rdb.SetNX(ctx, key, "1", 24*time.Hour).Val()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

@@ -93,16 +93,18 @@ func (b *Binder) ConfirmUnbind(ctx context.Context, qq, code, want string) error
 }
 
 // Must report: a mutex on the user, taken around the bind and given back
-// with a plain DEL.
+// with an owner check that its constant passes for every holder.
 func (b *Binder) Bind(ctx context.Context, qq, code string, bind func() error) error {
 	key := "bind_mutex:" + qq
 	ok, err := b.rdb.SetNX(ctx, key, "1", 5*time.Second).Result() // want "acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	if err != nil || !ok {
 		return ErrLocked
 	}
-	defer b.rdb.Del(ctx, key)
+	defer b.rdb.Eval(ctx, unlock, []string{key}, "1")
 	if err := b.Confirm(ctx, qq, code); err != nil {
 		return err
 	}
 	return bind()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

@@ -1,6 +1,6 @@
 // Package loopcounter pins tokens numbered by a loop: worker 3 of one
 // replica stores what worker 3 of every other replica does, so one can
-// release or extend the other's lock.
+// release or extend the other's lock through its owner check.
 package loopcounter
 
 import (
@@ -20,7 +20,7 @@ func workers(ctx context.Context, rdb *redis.Client) {
 			if !rdb.SetNX(ctx, "lock:job", token, time.Minute).Val() { // want "lock key `\"lock:job\"` acquired with a non-unique token \\(loop counter `i`, the same in every process\\)"
 				return
 			}
-			defer rdb.Del(ctx, "lock:job")
+			defer rdb.Eval(ctx, unlock, []string{"lock:job"}, token)
 		}()
 	}
 }
@@ -32,7 +32,7 @@ func handle(ctx context.Context, rdb *redis.Client, workerID int) {
 	if err != nil || !ok {
 		return
 	}
-	defer rdb.Del(ctx, "lock:order")
+	defer rdb.Eval(ctx, unlock, []string{"lock:order"}, value)
 }
 
 func start(ctx context.Context, rdb *redis.Client) {
@@ -116,7 +116,7 @@ func business(ctx context.Context, rdb *redis.Client, workerID int) {
 	if !tryLock(ctx, rdb, "lock:business", value) { // want "lock key `\"lock:business\"` acquired with a non-unique token \\(parameter `workerID`, given loop counter `w`, the same in every process\\)"
 		return
 	}
-	defer rdb.Del(ctx, "lock:business")
+	defer rdb.Eval(ctx, unlock, []string{"lock:business"}, value)
 }
 
 func startBusiness(ctx context.Context, rdb *redis.Client) {
@@ -124,3 +124,5 @@ func startBusiness(ctx context.Context, rdb *redis.Client) {
 		go business(ctx, rdb, w)
 	}
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

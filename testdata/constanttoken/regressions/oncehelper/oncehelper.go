@@ -46,12 +46,15 @@ func (t *Task) take(key string, value any) bool {
 	return ok && err == nil
 }
 
-// Must report: the key is given back after the work.
+// Must report: the key is given back after the work, with an owner check
+// that the constant passes for every holder.
 func (t *Task) Run(work func()) {
 	key := fmt.Sprintf("TASK_LOCK_%s", t.ID)
 	if !t.take(key, "busy") { // want "acquired with a non-unique token \\(the constant `\"busy\"`\\)"
 		return
 	}
-	defer t.rdb.Del(context.Background(), key)
+	defer t.rdb.Eval(context.Background(), unlock, []string{key}, "busy")
 	work()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

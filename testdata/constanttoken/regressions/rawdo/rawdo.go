@@ -17,6 +17,10 @@ func (c *Client) SetNEX(ctx context.Context, key, value string, ex int64) (int64
 	return c.rdb.Do(ctx, "SET", key, value, "EX", ex, "NX").Int64()
 }
 
+func (c *Client) Get(ctx context.Context, key string) (string, error) {
+	return c.rdb.Do(ctx, "GET", key).Text()
+}
+
 func (c *Client) Remove(ctx context.Context, key string) error {
 	return c.rdb.Do(ctx, "DEL", key).Err()
 }
@@ -31,12 +35,23 @@ func (l *Lock) TryLock(ctx context.Context) bool {
 	return n == 1
 }
 
-func (l *Lock) Unlock(ctx context.Context) error { return l.c.Remove(ctx, "lock:"+l.key) }
+// Unlock checks the owner, with a value every holder stores.
+func (l *Lock) Unlock(ctx context.Context) error {
+	if v, _ := l.c.Get(ctx, "lock:"+l.key); v != "1" {
+		return nil
+	}
+	return l.c.Remove(ctx, "lock:"+l.key)
+}
 
 func direct(ctx context.Context, rdb *redis.Client, job string) bool {
 	ok, _ := rdb.Do(ctx, "SET", "lock:"+job, "worker", "PX", 30000, "NX").Bool() // want "lock key `\"lock:\" \\+ job` acquired with a non-unique token \\(the constant `\"worker\"`\\)"
 	if ok {
-		defer rdb.Do(ctx, "DEL", "lock:"+job)
+		defer func() {
+			// The owner check passes for every holder of "worker".
+			if v, _ := rdb.Do(ctx, "GET", "lock:"+job).Text(); v == "worker" {
+				rdb.Do(ctx, "DEL", "lock:"+job)
+			}
+		}()
 	}
 	return ok
 }

@@ -33,13 +33,16 @@ func (s *Stock) Ticket(ctx context.Context, award string) (bool, error) {
 	return s.rdb.SetNX(ctx, "award:lock:"+award+":"+strconv.FormatInt(n, 10), 1, 0).Result()
 }
 
-// Must report: one lock per award, held for good by a caller that dies.
+// Must report: one lock per award, held for good by a caller that dies,
+// given back by an owner check its constant passes for every holder.
 func (s *Stock) Restock(ctx context.Context, award string, n int64) error {
 	lockKey := "award:restock:lock:" + award
 	ok, err := s.rdb.SetNX(ctx, lockKey, "lock", 0).Result() // want "non-unique token"
 	if err != nil || !ok {
 		return err
 	}
-	defer s.rdb.Del(ctx, lockKey)
+	defer s.rdb.Eval(ctx, unlock, []string{lockKey}, "lock")
 	return s.rdb.IncrBy(ctx, "award:count:"+award, n).Err()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

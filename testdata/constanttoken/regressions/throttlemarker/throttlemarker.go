@@ -2,8 +2,9 @@
 // that a helper of the package makes from the caller's arguments, and
 // nothing in the package releases, renews or checks a key of that family,
 // so the value guards nothing and a constant is no bug. The twins release
-// their family, by the same format or the same helper, and their constant
-// token lets one holder's release pass for another's.
+// their family, by the same format or the same helper, with an owner
+// check, and their constant token lets one holder's release pass for
+// another's.
 package throttlemarker
 
 import (
@@ -43,7 +44,7 @@ func (c *Cache) CouponLock(ctx context.Context, code string) error {
 }
 
 func (c *Cache) CouponUnlock(ctx context.Context, code string) error {
-	return c.rdb.Del(ctx, fmt.Sprintf("register:coupon:%s", code)).Err()
+	return c.rdb.Eval(ctx, unlock, []string{fmt.Sprintf("register:coupon:%s", code)}, "").Err()
 }
 
 func (c *Cache) holdKey(seat string) string { return "hold:" + seat }
@@ -53,5 +54,7 @@ func (c *Cache) HoldLock(ctx context.Context, seat string) bool {
 }
 
 func (c *Cache) HoldUnlock(ctx context.Context, seat string) error {
-	return c.rdb.Del(ctx, c.holdKey(seat)).Err()
+	return c.rdb.Eval(ctx, unlock, []string{c.holdKey(seat)}, "1").Err()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

@@ -2,8 +2,8 @@
 // lock helper takes the key its only caller passes, a key that a helper of
 // the package makes, and nothing releases a key of that helper; the
 // caller hands the key on only to a function that derives another key
-// from it. The twin's caller hands the key to a function that deletes it:
-// a lock, whose constant token is a bug.
+// from it. The twin's caller hands the key to a function that deletes it
+// with an owner check: a lock, whose constant token is a bug.
 package tickmarker
 
 import (
@@ -48,7 +48,7 @@ func (c *Cron) tryLock(ctx context.Context, key string) bool {
 	return err == nil && ok
 }
 
-func (c *Cron) unlock(ctx context.Context, key string) { c.rdb.Del(ctx, key) }
+func (c *Cron) unlock(ctx context.Context, key string) { c.rdb.Eval(ctx, unlock, []string{key}, "1") }
 
 func (c *Cron) Claim(ctx context.Context, j *Job, run func()) {
 	key := c.claimedKey(j)
@@ -58,3 +58,5 @@ func (c *Cron) Claim(ctx context.Context, j *Job, run func()) {
 	defer c.unlock(ctx, key)
 	run()
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

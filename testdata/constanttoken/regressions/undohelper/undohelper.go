@@ -151,7 +151,8 @@ func jobKey(job string) string {
 }
 
 // Must report: Run gives the key back through the same kind of helper
-// after the work as well: a lock, released with no owner check.
+// after the work as well: a lock, released with an owner check that its
+// constant passes for every holder.
 func (t *Tasks) Run(ctx context.Context, job string, work func() error) error {
 	ok, err := t.rdb.SetNX(ctx, jobKey(job), "1", time.Minute).Result() // want "acquired with a non-unique token \\(the constant `\"1\"`\\)"
 	if err != nil || !ok {
@@ -166,7 +167,7 @@ func (t *Tasks) Run(ctx context.Context, job string, work func() error) error {
 }
 
 func (t *Tasks) dropJob(ctx context.Context, job string) {
-	_ = t.rdb.Del(ctx, jobKey(job)).Err()
+	_ = t.rdb.Eval(ctx, unlock, []string{jobKey(job)}, "1").Err()
 }
 
 func shardKey(shard string) string {
@@ -193,17 +194,18 @@ func (t *Tasks) undoShard(ctx context.Context, shard string) {
 }
 
 func (t *Tasks) Finish(ctx context.Context, shard string) error {
-	return t.rdb.Del(ctx, shardKey(shard)).Err()
+	return t.rdb.Eval(ctx, unlock, []string{shardKey(shard)}, "1").Err()
 }
 
-// Must report: the rollback literal also runs after the work.
+// Must report: the rollback literal, an owner check its constant passes
+// for every holder, also runs after the work.
 func (t *Tasks) Rebuild(ctx context.Context, index string, work func() error) error {
 	key := "index:rebuild:" + index
 	if ok, err := t.rdb.SetNX(ctx, key, 1, time.Minute).Result(); err != nil || !ok { // want "acquired with a non-unique token \\(the constant `1`\\)"
 		return errors.New("busy")
 	}
 	rollback := func() {
-		t.rdb.Del(ctx, key)
+		t.rdb.Eval(ctx, unlock, []string{key}, 1)
 	}
 	if err := work(); err != nil {
 		rollback()
@@ -212,3 +214,5 @@ func (t *Tasks) Rebuild(ctx context.Context, index string, work func() error) er
 	rollback()
 	return nil
 }
+
+const unlock = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`

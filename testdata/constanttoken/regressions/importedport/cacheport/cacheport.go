@@ -11,6 +11,7 @@ import (
 
 type Cache interface {
 	SetNX(ctx context.Context, key string, value string, ttl time.Duration) (bool, error)
+	Get(ctx context.Context, key string) (string, error)
 	Del(ctx context.Context, keys ...string) error
 }
 
@@ -27,6 +28,12 @@ func (c *Memory) SetNX(_ context.Context, key, value string, _ time.Duration) (b
 	}
 	c.m[key] = value
 	return true, nil
+}
+
+func (c *Memory) Get(_ context.Context, key string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key], nil
 }
 
 func (c *Memory) Del(_ context.Context, keys ...string) error {

@@ -2,10 +2,11 @@
 // command layer: a key built here from a constant named for a lock and
 // the caller's ids, taken with a constant for an interval and never
 // released, renewed or read back, guards nothing a token could protect.
-// Its twins are released, by a plain DEL through the same layer or
-// through a helper of that layer whose script the model reads, or
-// through one whose release it cannot see, and their
-// constants let one holder's release pass for another's.
+// Its twins are released: by a plain DEL through the same layer, which
+// compares nothing (the DEL is that lock's one defect, unconditionaldel's),
+// or through a helper of that layer whose script the model reads, or
+// through one whose release it cannot see, and the constants of those
+// let one holder's release pass for another's.
 package service
 
 import (
@@ -42,7 +43,7 @@ func (r *Room) Allow(ctx context.Context, limitKey string) bool {
 
 func (r *Room) Hold(ctx context.Context, seat int64) (bool, error) {
 	key := fmt.Sprintf("%s%d", seatLock, seat)
-	ok, err := r.op.SetNx(ctx, key, "1", time.Minute) // want "lock key `key` acquired with a non-unique token \\(the constant `\"1\"`\\)"
+	ok, err := r.op.SetNx(ctx, key, "1", time.Minute)
 	if err != nil || !ok {
 		return false, err
 	}
