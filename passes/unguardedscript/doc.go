@@ -50,6 +50,10 @@
 // holding id: no other acquisition names it), nor the TTL of a key the script counts with
 // INCR first (a sequence or a rate window), or keeps members in (a
 // sorted set of a semaphore's leases, a list), which no holder owns.
+// Nor is a delete, after the owner check of a key the script takes, of
+// a record the script keeps beside that lock: a key it writes only with
+// a plain SET and that nothing in the package takes (a ticket's key
+// naming the seat its ticket holds, cleared with the seat's hold).
 //
 // The finding is reported where the script's text is written (the
 // literal, the constant, or the //go:embed variable) and names the Lua

@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if k == 0 || (i > 0 && verb == "extends") {
 					continue
 				}
-				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) || verb == "extends" && (countedBefore(calls, w, k) || collection(calls, k)) {
+				if lockmodel.LuaChecked(calls, w, k) || checkedAlias(m, c, calls, w, k) || acquiredBefore(calls, w, k) || companion(m, c, calls, w, k) || verb == "extends" && (countedBefore(calls, w, k) || collection(calls, k)) {
 					continue
 				}
 				why, ok := lockish(m, c, calls, w, i, k)
@@ -110,6 +110,38 @@ func checkedAlias(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaC
 func acquiredBefore(calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
 	for i, a := range calls {
 		if a.At < w.At && a.Key() == k && lockmodel.LuaAcquires(calls, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// companion reports whether KEYS[k] is a record kept beside the lock at
+// another key, and w runs under that lock's owner check: the script
+// takes the other key (SET NX) and writes KEYS[k] only with plain SETs,
+// and nothing in the package takes KEYS[k] itself (a ticket's key naming
+// the seat its ticket holds, deleted with the seat's hold once the
+// seat's owner is checked).
+func companion(m *lockmodel.Model, c *lockmodel.Call, calls []*lockmodel.LuaCall, w *lockmodel.LuaCall, k int) bool {
+	if k > len(c.Keys) {
+		return false
+	}
+	written := false
+	for i, a := range calls {
+		if a.Key() != k {
+			continue
+		}
+		if lockmodel.LuaAcquires(calls, i) {
+			return false
+		}
+		written = written || a.Stores()
+	}
+	if !written || m.TakenElsewhere(c, c.Keys[k-1]) {
+		return false
+	}
+	for i, a := range calls {
+		j := a.Key()
+		if j > 0 && j != k && lockmodel.LuaAcquires(calls, i) && lockmodel.LuaChecked(calls, w, j) {
 			return true
 		}
 	}

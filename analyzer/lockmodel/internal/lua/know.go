@@ -61,6 +61,10 @@ func (c *Call) Fences() bool {
 	return false
 }
 
+// Stores reports whether the call writes its key's value whoever holds
+// it: a SET without NX, a record's write.
+func (c *Call) Stores() bool { return c.Command == "SET" && !c.HasFlag("NX") }
+
 // TakesHash reports whether the call writes a hash lock's holder field,
 // which creates the key when it is absent.
 func (c *Call) TakesHash() bool { return hashTakes[c.Command] }
