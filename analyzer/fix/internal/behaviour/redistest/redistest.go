@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,7 +179,8 @@ func WaitClusterOK(t testing.TB, addrs []string, timeout time.Duration) {
 // clock: miniredis only expires keys when told time has passed, so a
 // goroutine forwards it every few milliseconds until the test ends. A key
 // set between two steps loses the part of the step before it was set, so
-// keys can expire up to one step (more when the goroutine is starved) early.
+// keys can expire up to one step (more when the goroutine is starved) early;
+// ClockLag says by how much at most so far.
 func Miniredis(t testing.TB) *miniredis.Miniredis {
 	t.Helper()
 	m := miniredis.RunT(t)
@@ -186,11 +189,25 @@ func Miniredis(t testing.TB) *miniredis.Miniredis {
 	return m
 }
 
+// lags holds, for each miniredis RealClock drives, its longest step so far.
+var lags sync.Map // *miniredis.Miniredis -> *atomic.Int64
+
+// ClockLag is the longest step RealClock has taken on m so far, how early a
+// key set on m may expire; zero for a server RealClock does not drive.
+func ClockLag(m *miniredis.Miniredis) time.Duration {
+	if v, ok := lags.Load(m); ok {
+		return time.Duration(v.(*atomic.Int64).Load())
+	}
+	return 0
+}
+
 // RealClock advances m's clock with real time until the returned function
 // is called.
 func RealClock(m *miniredis.Miniredis) (stop func()) {
 	done := make(chan struct{})
 	exited := make(chan struct{})
+	lag := new(atomic.Int64)
+	lags.Store(m, lag)
 	go func() {
 		defer close(exited)
 		tick := time.NewTicker(2 * time.Millisecond)
@@ -203,7 +220,11 @@ func RealClock(m *miniredis.Miniredis) (stop func()) {
 			case <-tick.C:
 				now := time.Now()
 				m.SetTime(now)
-				m.FastForward(now.Sub(last))
+				step := now.Sub(last)
+				m.FastForward(step)
+				if int64(step) > lag.Load() {
+					lag.Store(int64(step))
+				}
 				last = now
 			}
 		}
@@ -211,5 +232,6 @@ func RealClock(m *miniredis.Miniredis) (stop func()) {
 	return func() {
 		close(done)
 		<-exited
+		lags.Delete(m)
 	}
 }
