@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/locklint/locklint/analyzer/lockmodel"
 	"github.com/locklint/locklint/internal/typesx"
 )
@@ -76,6 +78,14 @@ func refer(l lockmodel.Library, fn string, quote func(string) string) string {
 		s += " via " + quote(l.AdapterName()+"."+l.Wrap)
 	}
 	return s
+}
+
+// SharedValue says, at a release or renewal, that the lock was taken with
+// a value every holder stores (src's), at acquire a, and what takes it
+// with a token of its own; the remedy is at the acquire, not here.
+func SharedValue(a *lockmodel.Call, src lockmodel.TokenOrigin, l lockmodel.Library) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: a.Pos(), End: a.End(),
+		Message: fmt.Sprintf("taken with %s, which every holder stores; take it with %s", Trail(src.Trail), Use(l, "Obtain"))}
 }
 
 // Trail says where a token's value came from, the variables it passed

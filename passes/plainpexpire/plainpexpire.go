@@ -89,8 +89,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	if a, src, shared := m.SharedValue(c, k); shared && !c.Overwrites() && !m.TakesOver(c) {
 		// As at a release: the remedy takes the lock with the library
 		// too, and refresh offers no rewrite that compares this value.
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos(), End: a.End(),
-			Message: fmt.Sprintf("taken with %s, which every holder stores; take it with %s", diag.Trail(src.Trail), diag.Use(lib, "Obtain"))})
+		d.Related = append(d.Related, diag.SharedValue(a, src, lib))
 	}
 	if fix, ok := refresh(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}

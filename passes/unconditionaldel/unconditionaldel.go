@@ -86,8 +86,7 @@ func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, k ast.Ex
 	if a, src, shared := m.SharedValue(c, k); shared {
 		// The remedy takes the lock with the library too: no rewrite of
 		// the release alone would be a fix (release offers none).
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Pos(), End: a.End(),
-			Message: fmt.Sprintf("taken with %s, which every holder stores; take it with %s", diag.Trail(src.Trail), diag.Use(m.Library(c), "Obtain"))})
+		d.Related = append(d.Related, diag.SharedValue(a, src, m.Library(c)))
 	}
 	if fix, ok := release(pass, m, c, k); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
