@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"github.com/locklint/locklint/internal/typesx"
@@ -282,13 +283,80 @@ func (m *Model) GivenBackAtOnce(c *Call, key ast.Expr) bool {
 		}
 		for _, b := range ifs.Body.List {
 			if b == c.Stmt {
-				return m.releasedAfter(c, key, ifs.End())
+				return m.releasedAfter(c, key, ifs.End()) || m.roundTripsOnly(list[i+1:], ifs)
 			}
 			if _, ok := b.(*ast.AssignStmt); !ok {
 				return false
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// roundTripsOnly reports whether the statements of list up to the if
+// last, with last's init and condition, do no work of their own: every
+// call is a Redis command, a method of a client's reply, a builtin or
+// conversion, or a function of a standard package that computes
+// locally (parsing, formatting, encoding, the clock). A hold kept on
+// success has no release after the work (another function gives it
+// back), and its guard clauses' deletes are still the take's own when
+// only a few round trips came between.
+func (m *Model) roundTripsOnly(list []ast.Stmt, last *ast.IfStmt) bool {
+	info := m.Pass.TypesInfo
+	ok := true
+	check := func(n ast.Node) {
+		if n == nil {
+			return
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if !ok {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				ok = false
+			case *ast.CallExpr:
+				if m.byID[n] != nil {
+					return true
+				}
+				if tv, found := info.Types[n.Fun]; found && (tv.IsType() || tv.IsBuiltin()) {
+					return true
+				}
+				fn, _ := typeutil.Callee(info, n).(*types.Func)
+				if fn == nil || fn.Pkg() == nil || !(clientPackage(fn.Pkg().Path()) || localStd(fn)) {
+					ok = false
+				}
+			}
+			return ok
+		})
+	}
+	for _, s := range list {
+		if s == ast.Stmt(last) {
+			check(last.Init)
+			check(last.Cond)
+			return ok
+		}
+		check(s)
+	}
+	return false
+}
+
+// localStd reports whether fn, of a standard package, computes locally
+// and at once: no I/O, no sleeping, no waiting.
+func localStd(fn *types.Func) bool {
+	switch fn.Pkg().Path() {
+	case "fmt":
+		return strings.HasPrefix(fn.Name(), "Sprint") || fn.Name() == "Errorf"
+	case "time":
+		switch fn.Name() {
+		case "Sleep", "After", "Tick", "AfterFunc", "NewTimer", "NewTicker":
+			return false
+		}
+		return true
+	case "errors", "strconv", "strings", "bytes", "encoding/json", "encoding/hex", "encoding/base64",
+		"encoding/binary", "math", "sort", "slices", "maps", "unicode", "unicode/utf8":
+		return true
 	}
 	return false
 }
