@@ -55,6 +55,7 @@ func (b *builder) collect(files []*ast.File) {
 	b.batches = map[types.Object]*batch{}
 	b.watchTx = map[types.Object][]ast.Expr{}
 	b.multi = map[multiKey]*batch{}
+	b.namedWatchCallbacks(files)
 	walk(files, func(cur cursor) {
 		var call *ast.CallExpr
 		switch n := cur.Node().(type) {

@@ -218,6 +218,69 @@ func execsBatch(t types.Type) bool {
 	return ok && goRedisTypeName(s.Elem()) == "Cmder"
 }
 
+// namedWatchCallbacks registers the *Tx parameter of each Watch callback
+// that is a local function value rather than a literal argument
+// (txf := func(tx *redis.Tx) error {...}; rdb.Watch(ctx, txf, key)): the
+// callback's body comes before the Watch in the walk, so its commands
+// must know they run under the WATCH before the Watch call is reached.
+func (b *builder) namedWatchCallbacks(files []*ast.File) {
+	info := b.pass.TypesInfo
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(info, call).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || fn.Name() != "Watch" || clientPaths[fn.Pkg().Path()] != GoRedis {
+				return true
+			}
+			ps := params(fn)
+			id, ok := ast.Unparen(arg(call, ps, "fn")).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if lit := definedFuncLit(f, info, info.Uses[id]); lit != nil {
+				if obj := firstParam(b, lit); obj != nil {
+					b.watchTx[obj] = variadic(call, ps, "keys")
+				}
+			}
+			return true
+		})
+	}
+}
+
+// definedFuncLit returns the function literal that v, a local variable of
+// file f, is defined with and never assigned again, or nil.
+func definedFuncLit(f *ast.File, info *types.Info, v types.Object) *ast.FuncLit {
+	if _, ok := v.(*types.Var); !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	var lit *ast.FuncLit
+	writes := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			if !ok || info.ObjectOf(id) != v {
+				continue
+			}
+			writes++
+			if len(as.Rhs) == len(as.Lhs) {
+				lit, _ = ast.Unparen(as.Rhs[i]).(*ast.FuncLit)
+			}
+		}
+		return true
+	})
+	if writes != 1 {
+		return nil
+	}
+	return lit
+}
+
 // watchedVia returns the watched keys when recv is a Watch callback's *Tx.
 func (b *builder) watchedVia(recv ast.Expr) []ast.Expr {
 	if obj := b.objOf(recv); obj != nil {
