@@ -168,7 +168,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 			return ByPair, why
 		}
 	}
-	if k.famOK && m.siblingTakeDrop(c, key, k.fam) {
+	if k.famOK && m.siblingTakeDrop(c, key, k.fam) || m.takenAndReleasedOwned(key, k.id) {
 		return ByAcquire, Why{}
 	}
 	// A compared GET before the DEL is an owner check in a package that
@@ -179,6 +179,56 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		return ByCheck, Why{}
 	}
 	return NotLock, Why{}
+}
+
+// takenAndReleasedOwned reports whether key, a constant, is taken with NX
+// somewhere in the package and deleted somewhere only after its value is
+// compared with the caller's, in one step: a DEL queued in the MULTI/EXEC
+// of a WATCH on the key after a compared GET under it, a compare-and-delete
+// script, or DELEX IFEQ. That is a lock, whatever its name
+// ("/election/active"), in every function that touches it. A constant has
+// one identity across functions; a key built from variables may not.
+func (m *Model) takenAndReleasedOwned(key ast.Expr, id string) bool {
+	if tv, ok := m.Pass.TypesInfo.Types[key]; !ok || tv.Value == nil {
+		return false
+	}
+	taken, released := false, false
+	for _, o := range m.Calls {
+		for i, k := range o.Keys {
+			if m.KeyID(k) != id {
+				continue
+			}
+			switch {
+			case o.Acquires() && k == o.Key() && !m.seedOnly(o):
+				taken = true
+			case o.Command.IsDelete() && m.Watches(o, k) && m.compareRead(o, id) != nil,
+				o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0,
+				m.scriptReleases(o, i+1):
+				released = true
+			}
+		}
+	}
+	return taken && released
+}
+
+// scriptReleases reports whether o is an EVAL whose text is read and that
+// removes its j-th key (1-based) only after comparing its value with an
+// owner's.
+func (m *Model) scriptReleases(o *Call, j int) bool {
+	if o.Command != CmdEval {
+		return false
+	}
+	text, ok := m.ScriptText(o)
+	if !ok {
+		return false
+	}
+	calls := LuaCalls(text.Text)
+	for _, g := range calls {
+		if g.Removes() && g.Key() == j && LuaChecked(calls, g, j) {
+			return true
+		}
+	}
+	return false
 }
 
 // acquiredAlongside reports whether key is acquired with SETNX / SET NX by
