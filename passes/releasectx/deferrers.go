@@ -12,6 +12,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -258,7 +260,8 @@ func (a *checker) recordDeferrer(decl *ast.FuncDecl, ctx ast.Expr, at token.Pos,
 	if fn == nil {
 		return false
 	}
-	if _, done := a.deferrers[fn]; done {
+	prev, done := a.deferrers[fn]
+	if done && !at.IsValid() {
 		return false
 	}
 	i, ok := a.paramIndex(decl, fn, ctx)
@@ -268,6 +271,16 @@ func (a *checker) recordDeferrer(decl *ast.FuncDecl, ctx ast.Expr, at token.Pos,
 	if at.IsValid() {
 		p := a.pass.Fset.Position(at)
 		atText = fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	}
+	if done {
+		// A second release deferred under the same parameter (two locks
+		// taken in turn) stays until its TTL just as the first: the
+		// report names both.
+		if prev.Field == "" && prev.Ctx == i && !slices.Contains(strings.Split(prev.At, ", "), atText) {
+			prev.At += ", " + atText
+			a.export(fn, prev)
+		}
+		return false
 	}
 	d := &Defers{Ctx: i, At: atText}
 	a.deferrers[fn] = d
@@ -322,11 +335,21 @@ func (a *checker) checkDeferrerCall(stack []ast.Node, call *ast.CallExpr) {
 	default:
 		return
 	}
+	release, lock, its := deferredWords(df)
 	diag.Report(a.pass, analysis.Diagnostic{
 		Pos: call.Fun.Pos(), End: call.Fun.End(),
-		Message: fmt.Sprintf("%s defers its lock's release%s (%s): %s, so the lock may stay until its TTL",
-			diag.Code(a.pass.Fset, call.Fun), kept, df.At, a.why(s, o, ctx)),
+		Message: fmt.Sprintf("%s defers %s%s (%s): %s, so the %s may stay until %s TTL",
+			diag.Code(a.pass.Fset, call.Fun), release, kept, df.At, a.why(s, o, ctx), lock, its),
 	})
+}
+
+// deferredWords says what a deferrer's report names: one deferred
+// release, or several (At lists them).
+func deferredWords(d *Defers) (release, lock, its string) {
+	if strings.Contains(d.At, ", ") {
+		return "its locks' releases", "locks", "their"
+	}
+	return "its lock's release", "lock", "its"
 }
 
 // ctxType reports whether t is context.Context or an interface that

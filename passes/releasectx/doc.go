@@ -87,7 +87,9 @@
 // client type; or one that sends commands beside in-memory fallbacks
 // that send none), or with several that each release under the same
 // parameter (a Locker over redislock beside one over redsync), up to a
-// few layers and across packages.
+// few layers and across packages. When the function defers several
+// releases under that parameter (a user's lock, then a seat's), the
+// report names each.
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a WithTimeout longer than
