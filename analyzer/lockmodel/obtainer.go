@@ -79,6 +79,11 @@ func exportObtainers(m *Model) {
 			// error says a duplicate, and nothing runs under it.
 			continue
 		}
+		if m.worksUnderTake(d, c) {
+			// The lock guards the function's own work, not its caller's:
+			// a caller that drops its error runs nothing without it.
+			continue
+		}
 		v, fresh := m.notTakenError(d, info.ObjectOf(id), nil)
 		switch {
 		case v != nil:
@@ -88,6 +93,37 @@ func exportObtainers(m *Model) {
 			m.Pass.ExportObjectFact(fn, &Obtainer{})
 		}
 	}
+}
+
+// worksUnderTake reports whether d, after its take c (a statement of
+// d's body) and the ifs that test c's reply, does work of its own, past
+// bookkeeping (see bookkeeping): it takes the lock for that work rather
+// than for its caller (StartSession takes "session:start:<id>", writes
+// the status and publishes the start command), and hands back only
+// the work's error. A goroutine it starts (a renewal) is no such work.
+func (m *Model) worksUnderTake(d *ast.FuncDecl, c *Call) bool {
+	if c.Stmt == nil {
+		return false
+	}
+	list, i := stmtIndex(d.Body, c.Stmt.Pos())
+	if i < 0 || i >= len(d.Body.List) || d.Body.List[i] != c.Stmt {
+		return false
+	}
+	replies := assigned(m.Pass.TypesInfo, c.Stmt)
+	for _, s := range list[i+1:] {
+		switch s := s.(type) {
+		case *ast.GoStmt:
+			continue
+		case *ast.IfStmt:
+			if refersAny(m.Pass.TypesInfo, s.Cond, replies) {
+				continue
+			}
+		}
+		if !m.bookkeeping(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // exportWrappedObtainers exports the facts for the package's exported

@@ -295,49 +295,65 @@ func (m *Model) GivenBackAtOnce(c *Call, key ast.Expr) bool {
 }
 
 // roundTripsOnly reports whether the statements of list up to the if
-// last, with last's init and condition, do no work of their own: every
-// call is a Redis command, a method of a client's reply, a builtin or
-// conversion, or a function of a standard package that computes
-// locally (parsing, formatting, encoding, the clock). A hold kept on
-// success has no release after the work (another function gives it
-// back), and its guard clauses' deletes are still the take's own when
-// only a few round trips came between.
+// last, with last's init and condition, do no work of their own
+// (bookkeeping). A hold kept on success has no release after the work
+// (another function gives it back), and its guard clauses' deletes are
+// still the take's own when only a few round trips came between.
 func (m *Model) roundTripsOnly(list []ast.Stmt, last *ast.IfStmt) bool {
-	info := m.Pass.TypesInfo
-	ok := true
-	check := func(n ast.Node) {
-		if n == nil {
-			return
-		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			if !ok {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				ok = false
-			case *ast.CallExpr:
-				if m.byID[n] != nil {
-					return true
-				}
-				if tv, found := info.Types[n.Fun]; found && (tv.IsType() || tv.IsBuiltin()) {
-					return true
-				}
-				fn, _ := typeutil.Callee(info, n).(*types.Func)
-				if fn == nil || fn.Pkg() == nil || !(clientPackage(fn.Pkg().Path()) || localStd(fn)) {
-					ok = false
-				}
-			}
-			return ok
-		})
-	}
 	for _, s := range list {
 		if s == ast.Stmt(last) {
-			check(last.Init)
-			check(last.Cond)
-			return ok
+			return m.bookkeeping(last.Init) && m.bookkeeping(last.Cond)
 		}
-		check(s)
+		if !m.bookkeeping(s) {
+			return false
+		}
+	}
+	return false
+}
+
+// bookkeeping reports whether n does no work of its own: every call in it
+// is a Redis command, a method of a client's reply, a builtin or
+// conversion, a function of a standard package that computes locally
+// (parsing, formatting, encoding, the clock), or a log line; n defines no
+// function.
+func (m *Model) bookkeeping(n ast.Node) bool {
+	if n == nil {
+		return true
+	}
+	info := m.Pass.TypesInfo
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.CallExpr:
+			if m.byID[n] != nil {
+				return true
+			}
+			if tv, found := info.Types[n.Fun]; found && (tv.IsType() || tv.IsBuiltin()) {
+				return true
+			}
+			fn, _ := typeutil.Callee(info, n).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || !(clientPackage(fn.Pkg().Path()) || localStd(fn) || logCall(fn)) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// logCall reports whether fn writes a log line: a function of a logging
+// package, or a logger's method.
+func logCall(fn *types.Func) bool {
+	switch path := fn.Pkg().Path(); {
+	case path == "log" || path == "log/slog" || path == "go.uber.org/zap" || path == "github.com/sirupsen/logrus" || path == "github.com/rs/zerolog" || path == "github.com/rs/zerolog/log":
+		return true
+	case strings.HasSuffix(path, "/logger") || strings.HasSuffix(path, "/log") || strings.HasSuffix(path, "/logx") || strings.HasSuffix(path, "/glog"):
+		return true
 	}
 	return false
 }

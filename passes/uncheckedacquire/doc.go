@@ -43,7 +43,11 @@
 // function. A lock package of the module's own is read the
 // same way: an exported function that acquires a lock key and returns
 // the package's own error when the lock is held, or an error it makes
-// there (errors.New, fmt.Errorf), and that error; so is one that calls
+// there (errors.New, fmt.Errorf), and that error, when it returns once
+// the lock is taken (a log line, a goroutine that renews it) rather than
+// doing work of its own under it (a session start that writes a status
+// and publishes the command, and returns that work's error: its caller
+// runs nothing under the lock); so is one that calls
 // another lock library's acquire and returns the package's own error
 // where it tests the library's not-obtained one (if errors.Is(err,
 // redislock.ErrNotObtained) { return ErrNotObtained }), and the method
