@@ -3,8 +3,12 @@ package lockmodel
 // How long a command's lease lasts, and whether a command extends one.
 
 import (
+	"go/ast"
 	"go/constant"
+	"go/types"
 	"time"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/internal/typesx"
 )
@@ -25,6 +29,32 @@ func (m *Model) Lease(c *Call) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n), true
+}
+
+// LibraryLease returns the lease a known lock library's acquire asks for,
+// when its TTL parameter (bsm/redislock's Obtain(ctx, key, ttl, opt)) is
+// given a constant.
+func (m *Model) LibraryLease(call *ast.CallExpr) (time.Duration, bool) {
+	fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
+	if fn == nil || !LibraryAcquire(fn) {
+		return 0, false
+	}
+	ps := fn.Type().(*types.Signature).Params()
+	for i := range min(ps.Len(), len(call.Args)) {
+		if !typesx.IsDuration(ps.At(i).Type()) {
+			continue
+		}
+		tv, ok := m.Pass.TypesInfo.Types[call.Args[i]]
+		if !ok || tv.Value == nil {
+			return 0, false
+		}
+		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact || n <= 0 {
+			return 0, false
+		}
+		return time.Duration(n), true
+	}
+	return 0, false
 }
 
 // Expiry returns the TTL an EXPIRE or PEXPIRE sets when it is a

@@ -93,7 +93,8 @@
 //
 // Silent for context.WithoutCancel, Background and TODO, and a timeout
 // made from them in the deferred function; for a WithTimeout longer than
-// the constant lease of every lock the function takes, when nothing
+// the constant lease of every lock the function takes (by command, or by
+// a lock library's acquire given its TTL: redislock's Obtain), when nothing
 // there extends one (the lease has lapsed before the timeout can cut the
 // release); for a context parameter of
 // an ordinary function, which may well outlive the release, unless its

@@ -552,5 +552,19 @@ func (a *checker) leaseEndsFirst(s *site, mk *ast.CallExpr) bool {
 			found = true
 		}
 	}
+	// A lock library's acquire too (redislock's Obtain(ctx, key, ttl,
+	// opt)): a wait for the lock may take it late in the timeout, but
+	// what the release cut short then leaves lapses within a lease
+	// shorter than the timeout.
+	for _, call := range a.m.Obtains() {
+		if call.Pos() < s.decl.Pos() || call.End() > s.decl.End() {
+			continue
+		}
+		lease, ok := a.m.LibraryLease(call)
+		if !ok || int64(lease) >= d {
+			return false
+		}
+		found = true
+	}
 	return found
 }
