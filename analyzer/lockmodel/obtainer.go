@@ -100,7 +100,8 @@ func exportObtainers(m *Model) {
 // bookkeeping (see bookkeeping): it takes the lock for that work rather
 // than for its caller (StartSession takes "session:start:<id>", writes
 // the status and publishes the start command), and hands back only
-// the work's error. A goroutine it starts (a renewal) is no such work.
+// the work's error. A goroutine it starts (a renewal) is no such work,
+// nor is the release closure it returns.
 func (m *Model) worksUnderTake(d *ast.FuncDecl, c *Call) bool {
 	if c.Stmt == nil {
 		return false
@@ -118,6 +119,15 @@ func (m *Model) worksUnderTake(d *ast.FuncDecl, c *Call) bool {
 			if refersAny(m.Pass.TypesInfo, s.Cond, replies) {
 				continue
 			}
+		case *ast.ReturnStmt:
+			// A release closure handed back is the caller's handle, not
+			// work done here.
+			for _, r := range s.Results {
+				if _, ok := ast.Unparen(r).(*ast.FuncLit); !ok && !m.bookkeeping(r) {
+					return true
+				}
+			}
+			continue
 		}
 		if !m.bookkeeping(s) {
 			return true

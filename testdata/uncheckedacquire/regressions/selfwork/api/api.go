@@ -4,7 +4,13 @@
 // was taken.
 package api
 
-import "locklint.test/uncheckedacquire/regressions/selfwork/sessions"
+import (
+	"context"
+	"errors"
+	"log"
+
+	"locklint.test/uncheckedacquire/regressions/selfwork/sessions"
+)
 
 func RestartAll(store sessions.Store, pub sessions.Publisher, ids []int) {
 	for _, id := range ids {
@@ -16,4 +22,17 @@ func RestartAll(store sessions.Store, pub sessions.Publisher, ids []int) {
 func Restart(id int, restart func(int)) {
 	_ = sessions.Acquire(id) // want "error of `sessions.Acquire` discarded"
 	restart(id)
+}
+
+func Refresh(ctx context.Context, id int, refresh func(int)) {
+	unlock, err := sessions.TryLock(ctx, "lock:refresh") // want "`sessions.TryLock`'s not-obtained error is only logged"
+	if errors.Is(err, sessions.ErrLocked) {
+		return
+	}
+	if err != nil {
+		log.Printf("lock: %v", err)
+	} else {
+		defer unlock()
+	}
+	refresh(id)
 }

@@ -5,12 +5,14 @@
 // returns that work's error. The lock guards Start's own work; nothing is
 // left for the caller to do under it. Acquire, its near miss, takes the
 // same kind of lock and returns at once (after a log line): the caller's
-// work is what it guards.
+// work is what it guards; so does TryLock, which returns the release as a
+// closure.
 package sessions
 
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -30,6 +32,8 @@ type Publisher interface {
 type Store interface {
 	SetStatus(id int, status string) error
 }
+
+var ErrLocked = errors.New("locked")
 
 func SetLock(key, value string, ttl time.Duration) (bool, error) {
 	return Client.SetNX(ctx, key, value, ttl).Result()
@@ -65,4 +69,18 @@ func Acquire(id int) error {
 	}
 	log.Printf("session %d locked", id)
 	return nil
+}
+
+func TryLock(ctx context.Context, key string) (func(), error) {
+	token := rand.Text()
+	ok, err := Client.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", key, err)
+	}
+	if !ok {
+		return nil, ErrLocked
+	}
+	return func() {
+		Client.Eval(context.Background(), `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`, []string{key}, token)
+	}, nil
 }
