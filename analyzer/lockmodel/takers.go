@@ -170,3 +170,45 @@ func exportTakers(m *Model) {
 		}
 	}
 }
+
+// GivenBackElsewhere reports whether fn, a take helper of this package
+// (Taker), takes a key of a family that another function of the package
+// gives back behind an atomic owner check (a compare-and-delete script,
+// a WATCH'd compare, DELEX IFEQ): a claim its holder returns later (a
+// tile an entity stands on, released when it moves), not a marker kept
+// to its TTL. A take of it whose reply is dropped lets the work run on
+// another holder's claim, wherever the release is.
+func (m *Model) GivenBackElsewhere(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() != m.Pass.Pkg {
+		return false
+	}
+	var take *Call
+	for _, c := range m.Calls {
+		if c.Decl != nil && c.Func == c.Decl && m.Pass.TypesInfo.Defs[c.Decl.Name] == fn && c.Acquires() {
+			take = c
+			break
+		}
+	}
+	if take == nil {
+		return false
+	}
+	fam, ok := m.counterFamily(take.Key())
+	if !ok {
+		return false
+	}
+	for _, o := range m.Calls {
+		if o.Decl == take.Decl {
+			continue
+		}
+		for i, k := range o.Keys {
+			if f, ok := m.counterFamily(k); !ok || f != fam {
+				continue
+			}
+			if o.Command.IsDelete() && m.Watches(o, k) && m.compareRead(o, m.KeyID(k)) != nil ||
+				o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0 || m.scriptReleases(o, i+1) {
+				return true
+			}
+		}
+	}
+	return false
+}

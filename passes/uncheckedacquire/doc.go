@@ -81,7 +81,13 @@
 // holder left with none) is reported at each call that drops that bool as
 // a statement of its own and then works and releases through a helper
 // that deletes, with one of the same arguments (redis.Lock(key); work;
-// redis.Unlock(key)).
+// redis.Unlock(key)), or, for a helper of the package, when another
+// function of the package gives the key back behind an atomic owner
+// check: a claim its holder returns later, wherever that is (a game
+// entity's tile, given back when it moves: UnlockTile(id, oldX, oldY);
+// LockTile(id, x, y); the position is written whoever stands there). A
+// mark nothing gives back with an owner check is kept to its TTL, and
+// dropping its reply is left alone.
 //
 // A reply that is tested but does not keep the work from running is
 // reported too, where the function releases the key afterwards: the

@@ -100,7 +100,7 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 			name := diag.Code(pass.Fset, call.Fun)
 			switch p := parents[0].(type) {
 			case *ast.ExprStmt:
-				if workAfter(parents[1:], p.End()) && releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+				if workAfter(parents[1:], p.End()) && (releasedAfter(pass.TypesInfo, parents, call, m.Drops) || m.GivenBackElsewhere(fn)) {
 					report("result of %s discarded: the code after it runs whether or not the lock was taken; return when it is not taken", diag.Quote(fn.Name()))
 				}
 				return true
