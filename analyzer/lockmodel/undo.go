@@ -312,7 +312,8 @@ func (m *Model) roundTripsOnly(list []ast.Stmt, last *ast.IfStmt) bool {
 }
 
 // bookkeeping reports whether n does no work of its own: every call in it
-// is a Redis command, a method of a client's reply, a builtin or
+// is a Redis command sent on the client (not through a helper of the
+// package, which may do more), a method of a client's reply, a builtin or
 // conversion, a function of a standard package that computes locally
 // (parsing, formatting, encoding, the clock), or a log line; n defines no
 // function.
@@ -330,7 +331,7 @@ func (m *Model) bookkeeping(n ast.Node) bool {
 		case *ast.FuncLit:
 			ok = false
 		case *ast.CallExpr:
-			if m.byID[n] != nil {
+			if c := m.byID[n]; c != nil && c.Via == nil {
 				return true
 			}
 			if tv, found := info.Types[n.Fun]; found && (tv.IsType() || tv.IsBuiltin()) {
