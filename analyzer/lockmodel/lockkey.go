@@ -201,14 +201,22 @@ func (m *Model) takenAndReleasedOwned(key ast.Expr, id string) bool {
 			switch {
 			case o.Acquires() && k == o.Key() && !m.seedOnly(o):
 				taken = true
-			case o.Command.IsDelete() && m.Watches(o, k) && m.compareRead(o, id) != nil,
-				o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0,
-				m.scriptReleases(o, i+1):
+			case m.releasesOwned(o, i):
 				released = true
 			}
 		}
 	}
 	return taken && released
+}
+
+// releasesOwned reports whether o deletes its key o.Keys[i] only behind an
+// atomic owner check: a DEL queued in the MULTI/EXEC of a WATCH on the
+// key after a compared GET under it, DELEX IFEQ, or a compare-and-delete
+// script.
+func (m *Model) releasesOwned(o *Call, i int) bool {
+	k := o.Keys[i]
+	return o.Command.IsDelete() && m.Watches(o, k) && m.compareRead(o, m.KeyID(k)) != nil ||
+		o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0 || m.scriptReleases(o, i+1)
 }
 
 // scriptReleases reports whether o is an EVAL whose text is read and that

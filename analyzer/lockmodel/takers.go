@@ -204,8 +204,7 @@ func (m *Model) GivenBackElsewhere(fn *types.Func) bool {
 			if f, ok := m.counterFamily(k); !ok || f != fam {
 				continue
 			}
-			if o.Command.IsDelete() && m.Watches(o, k) && m.compareRead(o, m.KeyID(k)) != nil ||
-				o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0 || m.scriptReleases(o, i+1) {
+			if m.releasesOwned(o, i) {
 				return true
 			}
 		}
