@@ -219,26 +219,6 @@ func (m *Model) releasesOwned(o *Call, i int) bool {
 		o.Command == CmdDelEx && o.Flags&FlagIFEQ != 0 || m.scriptReleases(o, i+1)
 }
 
-// scriptReleases reports whether o is an EVAL whose text is read and that
-// removes its j-th key (1-based) only after comparing its value with an
-// owner's.
-func (m *Model) scriptReleases(o *Call, j int) bool {
-	if o.Command != CmdEval {
-		return false
-	}
-	text, ok := m.ScriptText(o)
-	if !ok {
-		return false
-	}
-	calls := LuaCalls(text.Text)
-	for _, g := range calls {
-		if g.Removes() && g.Key() == j && LuaChecked(calls, g, j) {
-			return true
-		}
-	}
-	return false
-}
-
 // acquiredAlongside reports whether key is acquired with SETNX / SET NX by
 // another call in the same function, or by a method of the same type that
 // is a lock type; or, for an acquire, whether the same function deletes

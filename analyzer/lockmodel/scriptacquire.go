@@ -106,7 +106,12 @@ func (m *Model) scriptCompares(o *Call, same func(ast.Expr) bool) (checks, known
 // releaseScript reports whether o is an EVAL whose text is read and that
 // compares the value of a key it is given with an owner's before it
 // removes that key: a compare-and-delete release.
-func (m *Model) releaseScript(o *Call) bool {
+func (m *Model) releaseScript(o *Call) bool { return m.scriptReleases(o, 0) }
+
+// scriptReleases reports whether o is an EVAL whose text is read and that
+// removes its j-th key (1-based; any key when j is 0) only after
+// comparing its value with an owner's.
+func (m *Model) scriptReleases(o *Call, j int) bool {
 	if o.Command != CmdEval {
 		return false
 	}
@@ -116,7 +121,7 @@ func (m *Model) releaseScript(o *Call) bool {
 	}
 	calls := LuaCalls(text.Text)
 	for _, g := range calls {
-		if k := g.Key(); g.Removes() && k > 0 && LuaChecked(calls, g, k) {
+		if k := g.Key(); g.Removes() && k > 0 && (j == 0 || k == j) && LuaChecked(calls, g, k) {
 			return true
 		}
 	}
