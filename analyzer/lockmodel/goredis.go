@@ -240,7 +240,9 @@ func (b *builder) namedWatchCallbacks(files []*ast.File) {
 			if !ok {
 				return true
 			}
-			if lit := definedFuncLit(f, info, info.Uses[id]); lit != nil {
+			// A variable defined once, with a literal: the defs index
+			// knows.
+			if lit, ok := ast.Unparen(b.m.defs.value(info.Uses[id])).(*ast.FuncLit); ok {
 				if obj := firstParam(b, lit); obj != nil {
 					b.watchTx[obj] = variadic(call, ps, "keys")
 				}
@@ -248,37 +250,6 @@ func (b *builder) namedWatchCallbacks(files []*ast.File) {
 			return true
 		})
 	}
-}
-
-// definedFuncLit returns the function literal that v, a local variable of
-// file f, is defined with and never assigned again, or nil.
-func definedFuncLit(f *ast.File, info *types.Info, v types.Object) *ast.FuncLit {
-	if _, ok := v.(*types.Var); !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
-		return nil
-	}
-	var lit *ast.FuncLit
-	writes := 0
-	ast.Inspect(f, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			id, ok := ast.Unparen(l).(*ast.Ident)
-			if !ok || info.ObjectOf(id) != v {
-				continue
-			}
-			writes++
-			if len(as.Rhs) == len(as.Lhs) {
-				lit, _ = ast.Unparen(as.Rhs[i]).(*ast.FuncLit)
-			}
-		}
-		return true
-	})
-	if writes != 1 {
-		return nil
-	}
-	return lit
 }
 
 // watchedVia returns the watched keys when recv is a Watch callback's *Tx.

@@ -192,21 +192,36 @@ func (m *Model) takenAndReleasedOwned(key ast.Expr, id string) bool {
 	if tv, ok := m.Pass.TypesInfo.Types[key]; !ok || tv.Value == nil {
 		return false
 	}
-	taken, released := false, false
+	if m.ownedTaken != nil {
+		return m.ownedTaken[id]
+	}
+	// Asked while the model is built: the calls are all known, but warm
+	// has not indexed them yet.
+	return m.ownedTakenIDs()[id]
+}
+
+// ownedTakenIDs returns the identities of the keys that some call of the
+// package takes with NX (not a seed alone) and some call deletes only
+// behind an atomic owner check (releasesOwned).
+func (m *Model) ownedTakenIDs() map[string]bool {
+	taken, released := map[string]bool{}, map[string]bool{}
 	for _, o := range m.Calls {
 		for i, k := range o.Keys {
-			if m.KeyID(k) != id {
-				continue
-			}
 			switch {
 			case o.Acquires() && k == o.Key() && !m.seedOnly(o):
-				taken = true
+				taken[m.KeyID(k)] = true
 			case m.releasesOwned(o, i):
-				released = true
+				released[m.KeyID(k)] = true
 			}
 		}
 	}
-	return taken && released
+	both := map[string]bool{}
+	for id := range taken {
+		if released[id] {
+			both[id] = true
+		}
+	}
+	return both
 }
 
 // releasesOwned reports whether o deletes its key o.Keys[i] only behind an

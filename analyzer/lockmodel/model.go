@@ -94,6 +94,10 @@ type Model struct {
 	// kept are the slices that only ever receive acquired keys
 	// (keptSlices).
 	kept map[types.Object]bool
+	// ownedTaken are the identities of the keys the package takes with NX
+	// and deletes only behind an atomic owner check (ownedTakenIDs), once
+	// warm has built them; nil before.
+	ownedTaken map[string]bool
 	// ownedRelease are the package's functions that release a key they
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
@@ -241,4 +245,5 @@ func (m *Model) warm() {
 	for _, c := range m.Calls {
 		m.Probe(c)
 	}
+	m.ownedTaken = m.ownedTakenIDs()
 }
