@@ -43,7 +43,11 @@ func (m *Model) Marker(c *Call) bool {
 		if c.Queued || key == nil {
 			return false
 		}
-		if _, _, _, ok := m.builtParam(c, key); !ok {
+		// So does a gate helper that builds the key itself from a
+		// constant text (fmt.Sprintf("ci:prune:%x", sum)) and returns
+		// only whether it took it: a release would need a key of that
+		// text, which the package's commands show.
+		if _, _, _, ok := m.builtParam(c, key); !ok && !m.keptBuiltKey(c, key) {
 			return false
 		}
 	}
@@ -139,6 +143,33 @@ func (m *Model) Marker(c *Call) bool {
 		}
 	}
 	return true
+}
+
+// keptBuiltKey reports whether key is built in c's function, an
+// unexported one, from a constant text with no lock word (only the
+// helper's name calls it a lock) and stays there: no return statement
+// of the function names the local that holds it.
+func (m *Model) keptBuiltKey(c *Call, key ast.Expr) bool {
+	if c.Decl == nil || c.Decl.Name.IsExported() || c.Func != ast.Node(c.Decl) {
+		return false
+	}
+	if text, ok := m.builtKey(key); !ok || m.Words.MatchText(text) {
+		return false
+	}
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok {
+		return true // built in the call itself: nothing else names it
+	}
+	body := FuncBody(c.Func)
+	if body == nil {
+		return false
+	}
+	info := m.Pass.TypesInfo
+	obj := info.ObjectOf(id)
+	return !typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
+		ret, ok := n.(*ast.ReturnStmt)
+		return ok && typesx.Refers(info, ret, obj), ok
+	})
 }
 
 // seenTakeHelper reports whether fn is a take helper of this package

@@ -111,7 +111,10 @@
 // also when taken through the service's own layer that forwards the
 // command (r.op.SetNx(ctx, key, "", interval)), or when the acquire's
 // result is returned (a TryLock gate) on a key that is an unexported
-// constant the package names only in its commands, unless some call of
+// constant the package names only in its commands, or on a key that an
+// unexported helper builds itself from a text with no lock word and
+// keeps (a gate whose name alone calls it a lock:
+// acquirePruneLock() bool taking "ci:prune:<hash>"), unless some call of
 // the package hands such a key to code the analyzer does not read; so
 // does a key that an unexported constant names or prefixes (beaconPrefix
 // + id) when the package names that constant nowhere else and the helper
