@@ -333,6 +333,12 @@ func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState
 		if src.Origin == OriginMathRand && owner != nil && t.constructor(stores, owner, st) != nil && t.m.randPerProcess() {
 			src.Drawn = true
 		}
+		// So does the clock read there alone: the instance's start time
+		// (fmt.Sprintf("agg-%d", time.Now().UnixNano())), which a leader
+		// lease may be held by.
+		if src.Origin == OriginClock && owner != nil && t.constructor(stores, owner, st) != nil {
+			src.Drawn = true
+		}
 		return src
 	}
 	if instance {

@@ -91,7 +91,8 @@
 // per acquisition, and a token set in its constructor stays silent.
 // A leader lease is held by a process, not by a critical section: an
 // identity drawn once for the process or instance (a UUID its
-// constructor makes, host and start time, or a math/rand draw a
+// constructor makes, host and start time, its start time alone
+// ("agg-<UnixNano>"), or a math/rand draw a
 // constructor keeps when each process seeds its source its own way, from
 // the clock or by the runtime), or one its maker gives the constructor
 // (a replica's id), is unique to its holder and stays silent
