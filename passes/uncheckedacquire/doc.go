@@ -33,7 +33,10 @@
 // err == nil { defer l.Release(ctx) }, only chooses the release and
 // checks nothing), and a branch on
 // ErrNotObtained or on err != nil that only logs and falls through into
-// the work, are reported; an err != nil in the else-if of an
+// the work, are reported (a branch whose block then waits, time.Sleep
+// or a select that only receives, and continues its loop leads back to
+// the acquire, not into the work: a leader loop's back-off); an err !=
+// nil in the else-if of an
 // ErrNotObtained test that returns holds for the other errors only, and
 // is reported as such when it only logs, and a test that returns on
 // every error but the miss (err != nil && err != ErrNotObtained, or

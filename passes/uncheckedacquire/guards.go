@@ -69,8 +69,10 @@ func defersOnly(b *ast.BlockStmt) bool {
 
 // workAfter reports whether anything but a return follows the statement
 // that holds the acquire, in its block or an enclosing one of its
-// function: a set-if-absent followed by a return guards nothing.
-func workAfter(parents []ast.Node, at token.Pos) bool {
+// function: a set-if-absent followed by a return guards nothing. A pause
+// followed by continue (a leader loop's back-off before it tries again)
+// leads back to the acquire, not into work.
+func workAfter(info *types.Info, parents []ast.Node, at token.Pos) bool {
 	for _, n := range parents {
 		switch n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
@@ -80,12 +82,49 @@ func workAfter(parents []ast.Node, at token.Pos) bool {
 			if s.Pos() <= at {
 				continue
 			}
-			switch s.(type) {
+			switch s := s.(type) {
 			case *ast.ReturnStmt, *ast.EmptyStmt:
-			default:
+			case *ast.BranchStmt:
+				if s.Tok == token.CONTINUE {
+					return false
+				}
 				return true
+			default:
+				if !pause(info, s) {
+					return true
+				}
 			}
 		}
+	}
+	return false
+}
+
+// pause reports whether s only waits: time.Sleep, or a select whose
+// every case receives and then returns or goes on.
+func pause(info *types.Info, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			if _, send := cc.Comm.(*ast.SendStmt); send {
+				return false
+			}
+			for _, b := range cc.Body {
+				switch b.(type) {
+				case *ast.ReturnStmt, *ast.EmptyStmt:
+				default:
+					return false
+				}
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -161,7 +200,7 @@ func logsThrough(m *lockmodel.Model, file *ast.File, test ast.Expr) bool {
 		if !ok || sw.Tag != nil || sw.Init != nil || len(cc.List) != 1 || cc.List[0] != test || !onlyCalls(m, cc.Body) {
 			return false
 		}
-		return workAfter(path[i+4:], sw.End())
+		return workAfter(m.Pass.TypesInfo, path[i+4:], sw.End())
 	}
 	ifs, ok := path[i+1].(*ast.IfStmt)
 	if !ok || ifs.Cond != test || !onlyCalls(m, ifs.Body.List) {
@@ -176,7 +215,7 @@ func logsThrough(m *lockmodel.Model, file *ast.File, test ast.Expr) bool {
 		}
 		break
 	}
-	return workAfter(path[j:], path[j-1].End())
+	return workAfter(m.Pass.TypesInfo, path[j:], path[j-1].End())
 }
 
 // onlyCalls reports whether list is one or more calls that return (log
@@ -304,7 +343,7 @@ func missFallsThrough(info *types.Info, m *lockmodel.Model, file *ast.File, repl
 		if !ok || ifs.Cond != test || ifs.Else != nil || miss != nil || assigns(info, ifs.Body, reply) || !fallsThrough(m, ifs.Body) {
 			return nil
 		}
-		if !workAfter(path[3:], ifs.End()) {
+		if !workAfter(info, path[3:], ifs.End()) {
 			return nil
 		}
 		miss = ifs

@@ -100,12 +100,12 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 			name := diag.Code(pass.Fset, call.Fun)
 			switch p := parents[0].(type) {
 			case *ast.ExprStmt:
-				if workAfter(parents[1:], p.End()) && (releasedAfter(pass.TypesInfo, parents, call, m.Drops) || m.GivenBackElsewhere(fn)) {
+				if workAfter(pass.TypesInfo, parents[1:], p.End()) && (releasedAfter(pass.TypesInfo, parents, call, m.Drops) || m.GivenBackElsewhere(fn)) {
 					report("result of %s discarded: the code after it runs whether or not the lock was taken; return when it is not taken", diag.Quote(fn.Name()))
 				}
 				return true
 			case *ast.IfStmt:
-				if p.Cond == ast.Expr(call) && returnsOnly(p) && workAfter(parents[1:], p.End()) && releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
+				if p.Cond == ast.Expr(call) && returnsOnly(p) && workAfter(pass.TypesInfo, parents[1:], p.End()) && releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
 					report("the test of %s is inverted: it returns when the lock is taken, and the work after it runs while another holds the lock; return when it is not taken", name)
 				}
 				return true
@@ -126,7 +126,7 @@ func checkTakers(pass *analysis.Pass, m *lockmodel.Model) {
 // work run without the lock (reportIgnored). acq names the take.
 func checkTestedReply(pass *analysis.Pass, m *lockmodel.Model, file *ast.File, call *ast.CallExpr, parents []ast.Node, acq string) {
 	rc := receive(pass.TypesInfo, call, parents)
-	if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(parents, call.End()) ||
+	if rc.elsewhere || rc.reply == nil || rc.returned || !workAfter(pass.TypesInfo, parents, call.End()) ||
 		!releasedAfter(pass.TypesInfo, parents, call, m.Drops) {
 		return
 	}
@@ -281,7 +281,7 @@ func checkAcquire(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call) {
 			return
 		}
 	}
-	if !workAfter(parents, r.End()) {
+	if !workAfter(pass.TypesInfo, parents, r.End()) {
 		return
 	}
 	report := func(format string, args ...any) {
@@ -416,7 +416,7 @@ func checkObtain(pass *analysis.Pass, m *lockmodel.Model, call *ast.CallExpr) {
 			break
 		}
 	}
-	if fn == nil || !workAfter(parents, call.End()) {
+	if fn == nil || !workAfter(pass.TypesInfo, parents, call.End()) {
 		return
 	}
 	name := diag.Code(pass.Fset, call.Fun)
