@@ -253,7 +253,9 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c) && !m.clearsRecords(c)) {
 				return true
 			}
-		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && o.Pos() > c.Pos():
+		case c.Acquires() && (o.Command.IsDelete() || o.Command == CmdEval) && sameFunc && (o.Pos() > c.Pos() || o.Deferred):
+			// A deferred delete runs after the take wherever it is
+			// written (registered before the SETNX's retry loop).
 			// A delete that only undoes the take when the work failed
 			// keeps the key on success: a claim or a marker, not a lock
 			// given back after its work.
