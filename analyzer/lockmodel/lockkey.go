@@ -250,6 +250,11 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 		sameFunc := o.Decl == c.Decl && o.Decl != nil && !m.defs.assignedBetween(o.Key(), o.Pos(), c.Pos())
 		switch {
 		case o.Acquires() && !m.seedOnly(o):
+			if sameFunc && m.clearedFor(c, o) {
+				// Cleared right before it is written: the NX takes
+				// nothing from anyone (a code record replaced).
+				continue
+			}
 			if sameFunc || (strings.Contains(id, "recv(") && m.lockType(o, c) && !m.clearsRecords(c)) {
 				return true
 			}
@@ -271,6 +276,23 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 		}
 	}
 	return false
+}
+
+// clearedFor reports whether del, a delete sent (not deferred) in a's
+// function, is the statement right before a's on its path: DEL then
+// SETNX of the same key is a write, not a take.
+func (m *Model) clearedFor(del, a *Call) bool {
+	if !del.Command.IsDelete() || del.Deferred || del.Func != a.Func || del.Pos() > a.Pos() {
+		return false
+	}
+	body := FuncBody(a.Func)
+	if body == nil {
+		return false
+	}
+	g := m.Graph(body)
+	db, di := typesx.Innermost(g, del.Pos())
+	ab, ai := typesx.Innermost(g, a.Pos())
+	return db != nil && db == ab && ai == di+1
 }
 
 // lockType reports whether the methods of a and b, which share a receiver

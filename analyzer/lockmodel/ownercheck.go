@@ -249,28 +249,31 @@ func encloses(fn ast.Node, c *Call) bool {
 // to another state rather than renewing a holder: every acquire of the
 // key in the package stores a constant, and c stores a different one (an
 // idempotency claim's "processing" becomes "processed"). A renewal
-// writes the holder's own value again.
+// writes the holder's own value again. So does a value that is no
+// constant, written by the function that took the key with a constant
+// before it: the claim's result ("processing" becomes the payment's id).
 func (m *Model) StateWrite(c *Call) bool {
 	k := c.Key()
 	if !c.Overwrites() || k == nil {
 		return false
 	}
-	v, ok := m.storedConst(c)
-	if !ok {
+	v, isConst := m.storedConst(c)
+	if !isConst && c.Value == nil {
 		return false
 	}
 	id := m.KeyID(k)
-	acquires := 0
+	acquires, before := 0, false
 	for _, o := range m.Calls {
 		if !o.Acquires() || o.Key() == nil || m.KeyID(o.Key()) != id {
 			continue
 		}
-		if ov, ok := m.storedConst(o); !ok || ov == v {
+		if ov, ok := m.storedConst(o); !ok || isConst && ov == v {
 			return false
 		}
 		acquires++
+		before = before || o.Func == c.Func && o.Pos() < c.Pos()
 	}
-	return acquires > 0
+	return acquires > 0 && (isConst || before)
 }
 
 // storedConst is the text of the constant c writes, in the call or, for

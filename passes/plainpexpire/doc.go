@@ -88,7 +88,8 @@
 // constant other than every constant the package's acquires of the key
 // store (an idempotency claim's "processing" overwritten with
 // "processed": the record's next state, where a renewal writes the
-// holder's value again), a SET of a key whose value the package reads
+// holder's value again; or with the result the taking function made
+// after its take, the payment's id), a SET of a key whose value the package reads
 // back and decodes as a record (an idempotency store's Commit of the
 // response over its in-flight entry, which its Load decodes), a plain
 // SET with a TTL of a constant to a key built here from a constant text

@@ -77,7 +77,10 @@
 // have lapsed on the failure path that follows the take. One DEL that
 // clears a record written with a plain SET together with a flag taken
 // with SETNX (a disconnect marker and its takeover flag) resets state
-// and gives back no lock. Nor does a loop that only deletes the keys its
+// and gives back no lock; nor does a DEL sent right before its
+// function's SETNX of the same key (a sign-in code replaced: the write
+// always lands, so the NX takes nothing from anyone). Nor does a loop
+// that only deletes the keys its
 // own function took and kept in a local slice, in the branch that then
 // returns an error (a request that takes one hold per seat gives back
 // those it took when a later seat is held by another): they were taken
