@@ -98,8 +98,9 @@ type Call struct {
 	// Read is true for a GET whose reply is not compared with anything:
 	// the value is used as data (returned, parsed, shown), not checked.
 	Read bool
-	// TakesFirst is true for an INCR whose reply is compared with 1: used
-	// as an acquire, the caller that made the counter 1 holds the key.
+	// TakesFirst is true for an INCR whose reply is compared with 1, or a
+	// GETSET whose old value is compared with "": used as an acquire, the
+	// caller that made the counter 1 (found the key empty) holds the key.
 	TakesFirst bool
 	// Window is true for an INCR whose count is only compared with 1 to
 	// set the key's TTL, or is compared with a limit: a lockout or

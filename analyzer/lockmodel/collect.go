@@ -137,7 +137,7 @@ func (b *builder) collect(files []*ast.File) {
 	// Whether an INCR's count only starts a window is known once the
 	// EXPIREs after it are commands of the model.
 	for _, c := range b.m.Calls {
-		if c.TakesFirst && b.windowOnly(c) {
+		if c.TakesFirst && c.Command == CmdIncr && b.windowOnly(c) {
 			c.TakesFirst, c.Window = false, true
 		} else if c.Command == CmdIncr && !c.TakesFirst && !c.Queued && b.countAgainstLimit(c) {
 			c.Window = true
@@ -154,6 +154,10 @@ func (b *builder) add(cur cursor, c *Call) {
 		c.Read = !c.Compared && !b.comparedWith(c, func(ast.Expr) bool { return true }) && !valueDropped(c)
 	case CmdIncr:
 		c.TakesFirst = !c.Queued && b.comparedOne(c)
+	case CmdSet:
+		// GETSET whose old value is compared with "": the caller that
+		// found the key empty holds it.
+		c.TakesFirst = c.Verb() == "GETSET" && !c.Queued && b.comparedEmpty(c)
 	case CmdExpire, CmdPExpire, CmdExpireAt, CmdPExpireAt:
 		c.EndsNow = b.endsNow(c)
 	}

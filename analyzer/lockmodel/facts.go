@@ -167,7 +167,7 @@ func (a *Acquisitions) interfaceAcquirers() bool {
 // Lua script.
 func AcquireName(c *Call) string {
 	if c.TakesFirst {
-		return c.Command.String()
+		return c.Verb()
 	}
 	return acquireName(c)
 }

@@ -236,7 +236,7 @@ func (m *Model) Counted(key ast.Expr) bool {
 		if o.Acquires() {
 			return false
 		}
-		counted = counted || o.TakesFirst
+		counted = counted || o.TakesFirst && o.Command == CmdIncr
 	}
 	return counted
 }

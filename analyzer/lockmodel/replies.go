@@ -1,11 +1,13 @@
 package lockmodel
 
 // How a command's reply is used: compared with a token (an owner check),
-// with the constant 1 (an INCR used as an acquire), read as data, or
+// with the constant 1 (an INCR used as an acquire) or "" (a GETSET
+// used as one), read as data, or
 // returned to the caller.
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -100,6 +102,15 @@ func (b *builder) comparedOne(c *Call) bool {
 	return b.comparedWith(c, func(other ast.Expr) bool {
 		n, ok := b.constInt(ast.Unparen(other))
 		return ok && n == 1
+	})
+}
+
+// comparedEmpty reports whether c's reply is compared with the empty
+// string.
+func (b *builder) comparedEmpty(c *Call) bool {
+	return b.comparedWith(c, func(other ast.Expr) bool {
+		tv, ok := b.m.Pass.TypesInfo.Types[ast.Unparen(other)]
+		return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 	})
 }
 

@@ -12,8 +12,10 @@
 // EXPIRE also runs when SETNX failed, so it extends the lease of whoever
 // holds the lock now; queued with the SETNX in a pipeline or MULTI, it is
 // sent whatever the SETNX replies, so it always does. An INCR whose reply
-// is compared with 1 is an acquire too: its EXPIRE runs only for the
-// winner, but a crash between the two still leaves a key with no TTL.
+// is compared with 1 is an acquire too, and so is a GETSET whose old
+// value is compared with "" (the caller that found the key empty holds
+// it): its EXPIRE runs only for the winner, but a crash between the two
+// still leaves a key with no TTL.
 //
 //	ok, _ := rdb.SetNX(ctx, "lock:job", token, 0).Result()
 //	rdb.Expire(ctx, "lock:job", 30*time.Second) // a crash before this line leaves a permanent lock
