@@ -279,10 +279,12 @@ func (m *Model) acquiredAlongside(c *Call, key keyRef) bool {
 }
 
 // clearedFor reports whether del, a delete sent (not deferred) in a's
-// function, is the statement right before a's on its path: DEL then
-// SETNX of the same key is a write, not a take.
+// function, is the statement right before a's on its path, and a's reply
+// is never read: DEL then SETNX of the same key is a write, not a take.
+// Code that tests the reply believes it takes a lock, and the DEL before
+// it deletes whoever holds that lock.
 func (m *Model) clearedFor(del, a *Call) bool {
-	if !del.Command.IsDelete() || del.Deferred || del.Func != a.Func || del.Pos() > a.Pos() {
+	if !del.Command.IsDelete() || del.Deferred || del.Func != a.Func || del.Pos() > a.Pos() || !m.replyUnread(a) {
 		return false
 	}
 	body := FuncBody(a.Func)

@@ -78,8 +78,10 @@
 // clears a record written with a plain SET together with a flag taken
 // with SETNX (a disconnect marker and its takeover flag) resets state
 // and gives back no lock; nor does a DEL sent right before its
-// function's SETNX of the same key (a sign-in code replaced: the write
-// always lands, so the NX takes nothing from anyone). Nor does a loop
+// function's SETNX of the same key whose reply nothing reads (a sign-in
+// code replaced: the write always lands, so the NX takes nothing from
+// anyone; a tested reply is a take, and the DEL before it deletes
+// whoever holds the lock). Nor does a loop
 // that only deletes the keys its
 // own function took and kept in a local slice, in the branch that then
 // returns an error (a request that takes one hold per seat gives back

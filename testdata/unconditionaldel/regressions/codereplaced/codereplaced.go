@@ -3,8 +3,10 @@
 // SETNX right after, for five minutes; the check reads it, compares it
 // with what the user typed and deletes it. The DEL before the SETNX
 // clears the key so the write always lands: nothing is taken from
-// anyone, and the key is a code record: silent. The twin takes a lock
-// with SETNX, works, and deletes it with a plain DEL: reported.
+// anyone, and the key is a code record: silent. The twins take a lock
+// with SETNX, work, and delete it with a plain DEL; or delete the key
+// right before a SETNX whose reply they test, so that every buyer gets
+// "the lock": reported.
 package codereplaced
 
 import (
@@ -51,5 +53,22 @@ func Rebuild(ctx context.Context, rdb *redis.Client, index, token string) error 
 	}
 	rebuild()
 	rdb.Del(ctx, key) // want "DEL of lock key `key` without an owner check"
+	return nil
+}
+
+var releaseIfOwner = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+func publish(string) {}
+
+// Must report: the DEL removes whoever holds the product's lock, and the
+// tested SETNX after it always wins.
+func SecKill(ctx context.Context, rdb *redis.Client, product, token string) error {
+	rdb.Del(ctx, product) // want "DEL of lock key `product` without an owner check"
+	ok, err := rdb.SetNX(ctx, product, token, 3*time.Second).Result()
+	if err != nil || !ok {
+		return fmt.Errorf("get lock fail: %v", err)
+	}
+	publish(product)
+	releaseIfOwner.Run(ctx, rdb, []string{product}, token)
 	return nil
 }
