@@ -160,16 +160,8 @@ func (m *Model) keptBuiltKey(c *Call, key ast.Expr) bool {
 	if !ok {
 		return true // built in the call itself: nothing else names it
 	}
-	body := FuncBody(c.Func)
-	if body == nil {
-		return false
-	}
-	info := m.Pass.TypesInfo
-	obj := info.ObjectOf(id)
-	return !typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
-		ret, ok := n.(*ast.ReturnStmt)
-		return ok && typesx.Refers(info, ret, obj), ok
-	})
+	obj := m.Pass.TypesInfo.ObjectOf(id)
+	return obj != nil && FuncBody(c.Func) != nil && !m.namedInReturn(c.Func, obj)
 }
 
 // seenTakeHelper reports whether fn is a take helper of this package

@@ -271,15 +271,21 @@ func (m *Model) replyReturned(c *Call) bool {
 	if !ok || id.Name == "_" || errorOnly(c) {
 		return false
 	}
-	info := m.Pass.TypesInfo
-	reply := info.ObjectOf(id)
-	body := FuncBody(c.Func)
-	if reply == nil || body == nil {
+	reply := m.Pass.TypesInfo.ObjectOf(id)
+	return reply != nil && m.namedInReturn(c.Func, reply)
+}
+
+// namedInReturn reports whether a return statement of fn, outside its
+// closures, names obj.
+func (m *Model) namedInReturn(fn ast.Node, obj types.Object) bool {
+	body := FuncBody(fn)
+	if body == nil {
 		return false
 	}
+	info := m.Pass.TypesInfo
 	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		ret, ok := n.(*ast.ReturnStmt)
-		return ok && typesx.Refers(info, ret, reply), ok
+		return ok && typesx.Refers(info, ret, obj), ok
 	})
 }
 

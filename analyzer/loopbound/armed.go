@@ -191,7 +191,7 @@ func (sc *scope) timerFlag(v *types.Var) bool {
 		}
 		set := typesx.OutsideClosures(s, func(n ast.Node) (bool, bool) {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || !isTimeFunc(funcOf(info, call), "AfterFunc") || len(call.Args) != 2 {
+			if !ok || !typesx.IsTimeFunc(funcOf(info, call), "AfterFunc") || len(call.Args) != 2 {
 				return false, false
 			}
 			lit, ok := ast.Unparen(call.Args[1]).(*ast.FuncLit)
@@ -218,7 +218,7 @@ func (sc *scope) setAfterTimer(list []ast.Stmt, v *types.Var) bool {
 			case *ast.UnaryExpr:
 				waited = waited || x.Op == token.ARROW && isTimeChan(info.TypeOf(x.X))
 			case *ast.CallExpr:
-				waited = waited || isTimeFunc(funcOf(info, x), "Sleep")
+				waited = waited || typesx.IsTimeFunc(funcOf(info, x), "Sleep")
 			}
 		}
 	}

@@ -221,7 +221,7 @@ func isTickerChan(info *types.Info, e ast.Expr) bool {
 		}
 	}
 	if call, ok := e.(*ast.CallExpr); ok {
-		return isTimeFunc(funcOf(info, call), "Tick")
+		return typesx.IsTimeFunc(funcOf(info, call), "Tick")
 	}
 	return false
 }
@@ -238,21 +238,6 @@ func isTimeChan(t types.Type) bool {
 func funcOf(info *types.Info, call *ast.CallExpr) *types.Func {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return fn
-}
-
-func isTimeFunc(fn *types.Func, names ...string) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
-		return false
-	}
-	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
-		return false
-	}
-	for _, n := range names {
-		if fn.Name() == n {
-			return true
-		}
-	}
-	return false
 }
 
 // varOf returns the variable or field e names.

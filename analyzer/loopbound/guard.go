@@ -158,7 +158,7 @@ func (sc *scope) freshTimer(e ast.Expr) bool {
 	info := sc.pass.TypesInfo
 	isTimer := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		return ok && isTimeFunc(funcOf(info, call), "After", "NewTimer", "NewTicker", "Tick")
+		return ok && typesx.IsTimeFunc(funcOf(info, call), "After", "NewTimer", "NewTicker", "Tick")
 	}
 	e = ast.Unparen(e)
 	if isTimer(e) {
@@ -264,7 +264,7 @@ func argOf(info *types.Info, call *ast.CallExpr, i int) ast.Expr {
 // method that takes nothing and returns a time.Time, or takes one and
 // returns a time.Duration (Now, Since of a clock interface).
 func readsClock(fn *types.Func) bool {
-	if isTimeFunc(fn, "Now", "Since", "Until") {
+	if typesx.IsTimeFunc(fn, "Now", "Since", "Until") {
 		return true
 	}
 	if fn == nil {

@@ -209,7 +209,7 @@ func constantPause(pass *analysis.Pass, loop ast.Stmt) bool {
 			x = ast.Unparen(u.X)
 		}
 		call, ok := x.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 || !isTimeFunc(funcOf(pass.TypesInfo, call), "Sleep", "After") {
+		if !ok || len(call.Args) != 1 || !typesx.IsTimeFunc(funcOf(pass.TypesInfo, call), "Sleep", "After") {
 			return false, false
 		}
 		tv, ok := pass.TypesInfo.Types[call.Args[0]]
@@ -224,7 +224,7 @@ func waits(pass *analysis.Pass, loop ast.Stmt) bool {
 	return typesx.OutsideClosures(loop, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			return isTimeFunc(funcOf(info, n), "Sleep"), false
+			return typesx.IsTimeFunc(funcOf(info, n), "Sleep"), false
 		case *ast.UnaryExpr:
 			return n.Op == token.ARROW && isTimeChan(info.TypeOf(n.X)), false
 		case *ast.RangeStmt:
@@ -246,7 +246,7 @@ func spinsWhenDone(pass *analysis.Pass, l *loopGraph, tries []*ast.CallExpr) *as
 	blocks := typesx.OutsideClosures(l.loop, func(n ast.Node) (bool, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			return isTimeFunc(funcOf(info, n), "Sleep"), false
+			return typesx.IsTimeFunc(funcOf(info, n), "Sleep"), false
 		case *ast.UnaryExpr:
 			return n.Op == token.ARROW, false
 		case *ast.SelectStmt, *ast.SendStmt:

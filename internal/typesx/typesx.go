@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/cfg"
 )
@@ -84,6 +85,18 @@ func HasContextMethods(t types.Type) bool {
 		}
 	}
 	return true
+}
+
+// IsTimeFunc reports whether fn is one of the package time's functions
+// (not methods) named names: time.Sleep, time.After.
+func IsTimeFunc(fn *types.Func, names ...string) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return false
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return false
+	}
+	return slices.Contains(names, fn.Name())
 }
 
 // IsDuration reports whether t is time.Duration.

@@ -109,7 +109,7 @@ func pause(info *types.Info, s ast.Stmt) bool {
 			return false
 		}
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
-		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+		return typesx.IsTimeFunc(fn, "Sleep")
 	case *ast.SelectStmt:
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
