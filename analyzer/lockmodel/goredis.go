@@ -123,9 +123,14 @@ func (b *builder) goRedisWith(cur cursor, call *ast.CallExpr, fn *types.Func, na
 	}
 	spec, ok := goRedisMethods[name]
 	if !ok {
-		if k := arg(call, ps, "key"); k != nil && setCommand(upper(name)) {
+		k := arg(call, ps, "key")
+		if k != nil && setCommand(upper(name)) {
 			b.m.collections = append(b.m.collections, k)
 		}
+		if k != nil {
+			b.m.consulted = append(b.m.consulted, k)
+		}
+		b.m.consulted = append(b.m.consulted, variadic(call, ps, "keys")...)
 		return nil
 	}
 	c := &Call{Command: spec.cmd, Flags: spec.flags, Method: name, Expr: call, Recv: recv, Ctx: arg(call, ps, "ctx")}

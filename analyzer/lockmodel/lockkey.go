@@ -102,7 +102,7 @@ func (m *Model) LockKey(c *Call, key ast.Expr) (Evidence, Why) {
 		// writes it.
 		return NotLock, Why{}
 	}
-	if k.famOK && (m.windowKeys[k.fam] || m.recordKeys[k.fam] || m.runKeys[k.fam]) {
+	if k.famOK && (m.windowKeys[k.fam] || m.recordKeys[k.fam] || m.runKeys[k.fam] || m.unconsulted[k.fam]) {
 		return NotLock, Why{}
 	}
 	if !k.famOK && len(m.windowKeys) > 0 {

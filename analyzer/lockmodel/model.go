@@ -59,6 +59,9 @@ type Model struct {
 	// recordKeys are the families of keys the package writes only as
 	// values it reads back or counts: records and gauges, not locks.
 	recordKeys map[string]bool
+	// unconsulted are the families of keys the package only writes with a
+	// plain SET and deletes (unconsultedRecords).
+	unconsulted map[string]bool
 	// runKeys are the families of keys that every take makes fresh for
 	// its run (runFamilies).
 	runKeys map[string]bool
@@ -106,7 +109,11 @@ type Model struct {
 	randSeeded int8
 	// collections are the keys the package sends set or sorted-set
 	// commands to, and collectionIDs their identities, once asked.
-	collections   []ast.Expr
+	collections []ast.Expr
+	// consulted are the keys of the client's other commands (EXISTS, TTL,
+	// HGET...), which the model does not read: each still looks at its
+	// key (unconsultedRecords).
+	consulted     []ast.Expr
 	collectionIDs map[string]bool
 	// probes caches Probe.
 	probes map[*Call]bool
@@ -209,6 +216,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
+	m.unconsulted = m.unconsultedRecords()
 	m.runKeys = m.runFamilies()
 	m.readFams = m.readFamilies()
 	m.plainRecs = m.plainRecords()

@@ -81,6 +81,9 @@ func (b *builder) rawCommand(call *ast.CallExpr, ps map[string]int, method strin
 		if len(args) > 0 && setCommand(upper(cmdName)) {
 			b.m.collections = append(b.m.collections, args[0])
 		}
+		if len(args) > 0 {
+			b.m.consulted = append(b.m.consulted, args[0])
+		}
 	}
 	c := &Call{Command: cmd, Method: method, Expr: call, Recv: conn, Ctx: arg(call, ps, "ctx")}
 	if call.Ellipsis.IsValid() && args == nil && cmd.IsDelete() && len(call.Args) > 0 {
