@@ -145,9 +145,10 @@ func (w *keptWalk) afterSuccessReturn(block *ast.BlockStmt, stmt ast.Node) bool 
 // givesUp reports whether o, a delete of the key, sits innermost in an
 // if that the take's success reaches (an if of rest), on a condition of
 // the work rather than of the take (no items to check out), whose body
-// ends in a return: the work cannot go on, and the taker gives its own
-// fresh claim back before it leaves. A delete on the take's own failure
-// (!ok) would remove another's key, and is not this.
+// ends in a return, or in a continue of the loop whose item the take
+// claimed (no rider near this order): the work cannot go on, and the
+// taker gives its own fresh claim back before it leaves. A delete on the
+// take's own failure (!ok) would remove another's key, and is not this.
 func (w *keptWalk) givesUp(o *Call, rest []ast.Stmt) bool {
 	if o.File == nil {
 		return false
@@ -164,15 +165,40 @@ func (w *keptWalk) givesUp(o *Call, rest []ast.Stmt) bool {
 			if path[i-1] != n.Body || len(n.Body.List) == 0 || w.mentions(n.Cond) {
 				return false
 			}
-			if _, ret := n.Body.List[len(n.Body.List)-1].(*ast.ReturnStmt); !ret {
+			cont := false
+			switch last := n.Body.List[len(n.Body.List)-1].(type) {
+			case *ast.ReturnStmt:
+			case *ast.BranchStmt:
+				if last.Tok != token.CONTINUE || last.Label != nil {
+					return false
+				}
+				cont = true
+			default:
 				return false
 			}
 			for _, s := range rest {
 				if contains(s, n) {
-					return true
+					// A continue must be the take's loop's: no loop
+					// of the work's own lies between.
+					return !cont || !inLoopWithin(path[i:], s)
 				}
 			}
 			return false
+		}
+	}
+	return false
+}
+
+// inLoopWithin reports whether a loop sits among the enclosing nodes in
+// path (innermost first) before top is reached.
+func inLoopWithin(path []ast.Node, top ast.Stmt) bool {
+	for _, n := range path {
+		if n == top {
+			return false
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
 		}
 	}
 	return false
