@@ -15,12 +15,15 @@ import (
 // threshold (n >= max) and handed back: the first increment starts a
 // lockout or rate-limit window and the count decides nothing else, so
 // the INCR takes nothing, whatever the key is called. A count handed
-// back with no threshold beside it is left to its caller.
+// back with no threshold beside it is left to its caller. Beside a
+// threshold, a count used as a number (a coupon's uses written back to
+// its record) is still a count; compared any other way (n != 1, n > 1)
+// it says whether the key was taken.
 func (b *builder) windowOnly(c *Call) bool {
 	vars := b.replyVars(c)
-	windows, limits, returned, other := 0, 0, false, false
+	windows, limits, returned, other, compared := 0, 0, false, false, false
 	ast.Inspect(c.Func, func(n ast.Node) bool {
-		if other {
+		if compared {
 			return false
 		}
 		switch n := n.(type) {
@@ -29,16 +32,26 @@ func (b *builder) windowOnly(c *Call) bool {
 				limits++
 				return false
 			}
+			switch n.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if b.isCountVar(n.X, vars) || b.isCountVar(n.Y, vars) {
+					compared = true
+					return false
+				}
+			}
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
 				if b.isCountVar(r, vars) {
 					returned = true
 				} else {
 					ast.Inspect(r, func(m ast.Node) bool {
+						if be, ok := m.(*ast.BinaryExpr); ok && (b.isCountVar(be.X, vars) || b.isCountVar(be.Y, vars)) {
+							compared = true
+						}
 						if id, ok := m.(*ast.Ident); ok && b.usesVar(id, vars) {
 							other = true
 						}
-						return !other
+						return !compared
 					})
 				}
 			}
@@ -63,9 +76,9 @@ func (b *builder) windowOnly(c *Call) bool {
 				other = true
 			}
 		}
-		return !other
+		return !compared
 	})
-	return windows > 0 && !other && (!returned || limits > 0)
+	return windows > 0 && !compared && (limits > 0 || !other && !returned)
 }
 
 // againstLimit reports whether be holds the count in vars (perhaps
