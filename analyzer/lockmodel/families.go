@@ -19,14 +19,24 @@ import (
 // as data and nothing acquires. A name says lock; such usage says
 // otherwise: "config:next_prize_lock" read back as a setting, or the
 // leader's name that followers read to find it, is a value, and its SET
-// and DEL are writes of a value.
+// and DEL are writes of a value. A key that one function builds from its
+// parameter with the package's key maker (join(lockPrefix, key)) is of
+// the family that maker's keys are: a read of it in Unlock is of the lock
+// that Lock takes with the same maker, not of a value.
 func (m *Model) readNotAcquired() map[string]bool {
 	read := map[string]bool{}
+	fams := map[string]string{}
 	for _, c := range m.Calls {
 		// A DECR's reply is a count: the key is a counter (active
 		// transactions), whatever its name.
 		if (c.Read || c.Command == CmdDecr) && c.Key() != nil {
-			read[m.KeyID(c.Key())] = true
+			id := m.KeyID(c.Key())
+			read[id] = true
+			if call := m.keyCall(c.Key()); call != nil && m.makerFunc(call) != nil {
+				if f, ok := m.counterFamily(c.Key()); ok {
+					fams[id] = f
+				}
+			}
 		}
 	}
 	if len(read) == 0 {
@@ -35,6 +45,16 @@ func (m *Model) readNotAcquired() map[string]bool {
 	for _, c := range m.Calls {
 		if (c.Acquires() || c.TakesFirst) && c.Key() != nil {
 			delete(read, m.KeyID(c.Key()))
+			if len(fams) == 0 {
+				continue
+			}
+			if f, ok := m.counterFamily(c.Key()); ok {
+				for id, rf := range fams {
+					if rf == f {
+						delete(read, id)
+					}
+				}
+			}
 		}
 	}
 	return read

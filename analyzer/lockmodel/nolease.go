@@ -25,6 +25,9 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 		f, ok := m.counterFamily(o)
 		return famOK && ok && f == fam
 	}
+	if m.takenOver(c, k, same) {
+		return false
+	}
 	if m.takenHereForGood(c, k, same) {
 		return true
 	}
@@ -45,6 +48,25 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 		}
 	}
 	return taken
+}
+
+// takenOver reports whether some command of the package overwrites k
+// without NX (a GETSET takeover of a lock whose expiry is the time in
+// its value, a plain SET): then the key passes to another holder while
+// its first holder still runs, lease or none, and that holder's plain
+// DEL removes the new holder's lock.
+func (m *Model) takenOver(c *Call, k ast.Expr, same func(ast.Expr) bool) bool {
+	for _, o := range m.Calls {
+		if o == c || !o.Overwrites() {
+			continue
+		}
+		for _, ok := range o.Keys {
+			if same(ok) || m.sameParamKey(o, ok, c, k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameParamKey reports whether a's key ak and b's key bk are each their
