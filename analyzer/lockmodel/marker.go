@@ -115,7 +115,7 @@ func (m *Model) Marker(c *Call) bool {
 					// every caller makes it with the marker's own maker
 					// and another constant (a helper that drains the set
 					// the marker guards).
-					if !m.otherMade(o, k, texts) && !m.listedOthers(k, texts) {
+					if !m.otherMade(o, k, texts) && !m.listedOthers(k, texts) && !m.otherTexts(o, k, texts) {
 						touched = cmp.Or(touched, k)
 					}
 					continue
@@ -161,7 +161,7 @@ func (m *Model) keptBuiltKey(c *Call, key ast.Expr) bool {
 		return true // built in the call itself: nothing else names it
 	}
 	obj := m.Pass.TypesInfo.ObjectOf(id)
-	return obj != nil && FuncBody(c.Func) != nil && !m.namedInReturn(c.Func, obj)
+	return obj != nil && FuncBody(c.Func) != nil && !m.namedInReturn(c.Func, obj, c.Expr)
 }
 
 // seenTakeHelper reports whether fn is a take helper of this package
@@ -295,6 +295,29 @@ func (m *Model) otherMade(o *Call, k ast.Expr, texts map[string]bool) bool {
 		}
 		fn, _ := typeutil.Callee(m.Pass.TypesInfo, call).(*types.Func)
 		if fn == nil || "func "+fn.FullName() != maker || texts[m.callText(maker, call)] {
+			return false
+		}
+	}
+	return true
+}
+
+// otherTexts reports whether k, a parameter of o's unexported function,
+// is given by each of that function's callers here as a key built from a
+// constant text, none of them one of texts: a rate limiter's script run
+// on dj:risk:order_rate:ip:<ip> beside a withdrawal throttle's marker.
+func (m *Model) otherTexts(o *Call, k ast.Expr, texts map[string]bool) bool {
+	if o.Decl == nil || o.Decl.Name.IsExported() {
+		return false
+	}
+	if _, ok := m.counterFamily(k); ok {
+		return false
+	}
+	fams := m.familiesAt(o, k)
+	if len(fams) == 0 {
+		return false
+	}
+	for _, f := range fams {
+		if texts[f] {
 			return false
 		}
 	}
@@ -612,6 +635,10 @@ func (m *Model) wholeKey(k ast.Expr) bool {
 	for depth := 0; depth <= maxDepth; depth++ {
 		switch e := ast.Unparen(k).(type) {
 		case *ast.Ident:
+			if _, ok := info.ObjectOf(e).(*types.Const); ok {
+				// A constant is its own text, here.
+				return false
+			}
 			// A parameter, a package variable, or a local assigned
 			// more than once has no single definition here.
 			def := m.keys.definition(info.ObjectOf(e))

@@ -63,13 +63,27 @@ func (m *Model) markRecordStores() {
 }
 
 // namespacedParam reports whether c's key is its function's parameter
-// under constant parts only (prefix + key): a key-value helper's key,
-// whatever its callers name. Its family is every key of theirs, so a
-// GetObj that decodes it makes no family of the package a record.
+// under constant parts only (prefix + key, or buildKey(key) of the
+// package's key maker): a key-value helper's key, whatever its callers
+// name. Its family is every key of theirs, so a GetJSON that decodes it
+// makes no family of the package a record.
 func (m *Model) namespacedParam(c *Call) bool {
 	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
 	if fn == nil {
 		return false
+	}
+	if call := m.keyCall(c.Key()); call != nil && m.makerFunc(call) != nil {
+		params := 0
+		for _, a := range call.Args {
+			if tv, ok := m.Pass.TypesInfo.Types[a]; ok && tv.Value != nil {
+				continue
+			}
+			if _, ok := m.paramOf(fn, a); !ok {
+				return false
+			}
+			params++
+		}
+		return params == 1
 	}
 	var vars []ast.Expr
 	var walk func(e ast.Expr)

@@ -272,12 +272,14 @@ func (m *Model) replyReturned(c *Call) bool {
 		return false
 	}
 	reply := m.Pass.TypesInfo.ObjectOf(id)
-	return reply != nil && m.namedInReturn(c.Func, reply)
+	return reply != nil && m.namedInReturn(c.Func, reply, nil)
 }
 
 // namedInReturn reports whether a return statement of fn, outside its
-// closures, names obj.
-func (m *Model) namedInReturn(fn ast.Node, obj types.Object) bool {
+// closures, names obj, other than inside skip (the command that takes
+// the key, whose reply the function may return: return
+// cache.SetNX(ctx, key, "1", ttl) hands back the reply, not the key).
+func (m *Model) namedInReturn(fn ast.Node, obj types.Object, skip ast.Node) bool {
 	body := FuncBody(fn)
 	if body == nil {
 		return false
@@ -285,7 +287,20 @@ func (m *Model) namedInReturn(fn ast.Node, obj types.Object) bool {
 	info := m.Pass.TypesInfo
 	return typesx.OutsideClosures(body, func(n ast.Node) (bool, bool) {
 		ret, ok := n.(*ast.ReturnStmt)
-		return ok && typesx.Refers(info, ret, obj), ok
+		if !ok {
+			return false, false
+		}
+		named := false
+		ast.Inspect(ret, func(x ast.Node) bool {
+			if named || x == nil || skip != nil && x == skip {
+				return false
+			}
+			if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+				named = true
+			}
+			return !named
+		})
+		return named, true
 	})
 }
 
