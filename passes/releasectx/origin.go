@@ -126,7 +126,7 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 		return origin{}
 	case 1:
 	default:
-		return origin{}
+		return a.classifyRebound(s, v, as, hops)
 	}
 	asg := as[0]
 	if asg.call == nil {
@@ -178,6 +178,46 @@ func (a *checker) classifyVar(s *site, v *types.Var, hops int) origin {
 		}
 	}
 	return parent
+}
+
+// classifyRebound classifies v, assigned more than once, when every
+// assignment gives it a context of one kind, the request's or the
+// handler's: ctx := r.Context() and then ctx = context.WithValue(ctx,
+// k, payload) for the handler, whose value ends with its parent. A
+// deferred release reads the variable when it runs, so any other mix
+// (a rebinding to context.WithoutCancel) leaves it unknown.
+func (a *checker) classifyRebound(s *site, v *types.Var, as []assignment, hops int) origin {
+	var o origin
+	for _, asg := range as {
+		if asg.rhs == nil || asg.call != nil {
+			return origin{}
+		}
+		if a.valueOf(asg.rhs, v) {
+			continue
+		}
+		c := a.classify(s, asg.rhs, hops+1)
+		if c.kind != request && c.kind != rpc || o.kind != unknown && c.kind != o.kind {
+			return origin{}
+		}
+		if o.kind == unknown {
+			o = c
+		}
+	}
+	return o
+}
+
+// valueOf reports whether e is context.WithValue of v itself.
+func (a *checker) valueOf(e ast.Expr, v *types.Var) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	fn, _ := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != contextPath || contextFuncs[fn.Name()] != ctxValue {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	return ok && a.pass.TypesInfo.Uses[id] == v
 }
 
 // callbackParent returns the context a callback's context parameter v is
