@@ -391,82 +391,63 @@ func (m *Model) consumedKeys(c *Call) []ast.Expr {
 
 // unconsultedRecords returns the families of keys that the package only
 // writes with a plain SET, straight through a client it reads, and
-// deletes in other functions: no command of the package takes, reads, compares, watches,
-// renews or scripts one, nor any of the client's other commands (EXISTS,
-// TTL) names one. A key nobody consults excludes nobody: a claim mirrored
-// after a database claim (task:lock:<id> set to the reviewer once SELECT
-// ... FOR UPDATE SKIP LOCKED has given the task, deleted on submit) is a
-// record of who holds the row, whatever its name says. A function that
-// writes and deletes the key is work under it, and a function named for a
-// lock writes its acquire (a plain SETEX Acquire): both stay locks.
+// deletes in other functions: no command of the package takes, reads,
+// compares, watches, renews or scripts one, nor does any of the client's
+// other commands (EXISTS, TTL) name one. A key nobody consults excludes
+// nobody: a claim mirrored after a database claim (task:lock:<id> set to
+// the reviewer once SELECT ... FOR UPDATE SKIP LOCKED has given the task,
+// deleted on submit) is a record of who holds the row, whatever its name
+// says. A function that writes and deletes the key is work under it, and
+// a function named for a lock writes its acquire (a plain SETEX Acquire):
+// both stay locks.
 func (m *Model) unconsultedRecords() map[string]bool {
-	written := map[string]bool{}
-	ruled := map[string]bool{}
 	sets := map[string]map[*ast.FuncDecl]bool{}
-	var dels []struct {
-		fam string
-		d   *ast.FuncDecl
-	}
-	rule := func(fams ...string) {
+	dels := map[string]map[*ast.FuncDecl]bool{}
+	ruled := map[string]bool{}
+	in := func(by map[string]map[*ast.FuncDecl]bool, fams []string, d *ast.FuncDecl) {
 		for _, f := range fams {
-			ruled[f] = true
+			if by[f] == nil {
+				by[f] = map[*ast.FuncDecl]bool{}
+			}
+			by[f][d] = true
 		}
 	}
 	for _, c := range m.Calls {
+		direct := c.Via == nil && c.Client != GoFrame && c.Flags&FlagUnknown == 0
 		for _, k := range c.Keys {
 			fams := m.familiesAt(c, k)
-			direct := c.Via == nil && c.Client != GoFrame && c.Flags&FlagUnknown == 0
 			switch {
-			case !direct:
-				rule(fams...)
-			case c.Overwrites() && c.Flags&(FlagGet|FlagXX) == 0 && len(c.Keys) == 1:
-				for _, f := range fams {
-					written[f] = true
-					if sets[f] == nil {
-						sets[f] = map[*ast.FuncDecl]bool{}
-					}
-					sets[f][c.Decl] = true
-				}
-			case (c.Command == CmdDel || c.Command == CmdUnlink) && !c.Read:
-				for _, f := range fams {
-					dels = append(dels, struct {
-						fam string
-						d   *ast.FuncDecl
-					}{f, c.Decl})
-				}
+			case direct && c.Overwrites() && c.Flags&(FlagGet|FlagXX) == 0 && len(c.Keys) == 1:
+				in(sets, fams, c.Decl)
+			case direct && (c.Command == CmdDel || c.Command == CmdUnlink):
+				in(dels, fams, c.Decl)
 			default:
-				rule(fams...)
+				for _, f := range fams {
+					ruled[f] = true
+				}
 			}
 		}
 	}
 	for _, k := range m.consulted {
 		if f, ok := m.counterFamily(k); ok {
-			rule(f)
-		}
-	}
-	for f, ds := range sets {
-		for d := range ds {
-			if d == nil || m.namesLock(d) {
-				rule(f)
-			}
-		}
-	}
-	deleted := map[string]bool{}
-	for _, dl := range dels {
-		deleted[dl.fam] = true
-		if dl.d == nil || sets[dl.fam][dl.d] {
-			rule(dl.fam)
+			ruled[f] = true
 		}
 	}
 	var out map[string]bool
-	for f := range written {
-		if f == "" || ruled[f] || !deleted[f] {
+	for f, ds := range sets {
+		if f == "" || ruled[f] || len(dels[f]) == 0 {
 			continue
 		}
-		if out == nil {
-			out = map[string]bool{}
+		ok := true
+		for d := range ds {
+			ok = ok && d != nil && !dels[f][d] && !m.namesLock(d)
 		}
-		out[f] = true
+		if ok && !dels[f][nil] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[f] = true
+		}
 	}
 	return out
 }

@@ -32,12 +32,9 @@ func (b *builder) windowOnly(c *Call) bool {
 				limits++
 				return false
 			}
-			switch n.Op {
-			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-				if b.isCountVar(n.X, vars) || b.isCountVar(n.Y, vars) {
-					compared = true
-					return false
-				}
+			if b.comparesCount(n, vars) {
+				compared = true
+				return false
 			}
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
@@ -45,8 +42,12 @@ func (b *builder) windowOnly(c *Call) bool {
 					returned = true
 				} else {
 					ast.Inspect(r, func(m ast.Node) bool {
-						if be, ok := m.(*ast.BinaryExpr); ok && (b.isCountVar(be.X, vars) || b.isCountVar(be.Y, vars)) {
-							compared = true
+						if be, ok := m.(*ast.BinaryExpr); ok {
+							if b.againstLimit(be, vars) {
+								limits++
+								return false
+							}
+							compared = compared || b.comparesCount(be, vars)
 						}
 						if id, ok := m.(*ast.Ident); ok && b.usesVar(id, vars) {
 							other = true
@@ -79,6 +80,16 @@ func (b *builder) windowOnly(c *Call) bool {
 		return !compared
 	})
 	return windows > 0 && !compared && (limits > 0 || !other && !returned)
+}
+
+// comparesCount reports whether be compares the count in vars (perhaps
+// converted) with something.
+func (b *builder) comparesCount(be *ast.BinaryExpr, vars []types.Object) bool {
+	switch be.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return b.isCountVar(be.X, vars) || b.isCountVar(be.Y, vars)
+	}
+	return false
 }
 
 // againstLimit reports whether be holds the count in vars (perhaps
