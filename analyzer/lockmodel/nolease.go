@@ -50,14 +50,16 @@ func (m *Model) NoLease(c *Call, k ast.Expr) bool {
 	return taken
 }
 
-// takenOver reports whether some command of the package overwrites k
-// without NX (a GETSET takeover of a lock whose expiry is the time in
-// its value, a plain SET): then the key passes to another holder while
-// its first holder still runs, lease or none, and that holder's plain
-// DEL removes the new holder's lock.
+// takenOver reports whether some command of the package takes k over:
+// a GETSET (or SET ... GET) with no NX, the takeover of a lock whose
+// expiry is the time in its value, which reads the previous holder's
+// value as it writes its own. Then the key passes to another holder
+// while its first holder still runs, lease or none, and that holder's
+// plain DEL removes the new holder's lock. A plain SET is the holder's
+// own rewrite (a heartbeat, the claim's next value), no takeover.
 func (m *Model) takenOver(c *Call, k ast.Expr, same func(ast.Expr) bool) bool {
 	for _, o := range m.Calls {
-		if o == c || !o.Overwrites() {
+		if o == c || !o.Overwrites() || o.Flags&FlagGet == 0 {
 			continue
 		}
 		for _, ok := range o.Keys {

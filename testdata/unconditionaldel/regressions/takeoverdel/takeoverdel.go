@@ -5,8 +5,9 @@
 // and the release, which compares the stored time with the clock (no
 // owner's value) before its DEL, deletes whoever took it over: reported.
 // The near miss has no takeover: a key taken with no TTL that only its
-// holder's DEL gives back cannot pass to anyone meanwhile (its missing
-// TTL is setnxexpire's), silent.
+// holder's DEL gives back, and that only its holder's heartbeat rewrites
+// with a plain SET, cannot pass to anyone meanwhile (its missing TTL is
+// setnxexpire's), silent.
 package takeoverdel
 
 import (
@@ -67,9 +68,14 @@ func Unlock(conn redis.Conn, key string) (bool, error) {
 }
 
 // Near miss (silent): no takeover, no TTL: only the holder's DEL gives
-// the key back.
+// the key back, and its heartbeat's plain SET rewrites its own key.
 func Hold(conn redis.Conn, job string) (bool, error) {
 	return redis.Bool(conn.Do("SETNX", "job.lock."+job, strconv.FormatInt(time.Now().Unix(), 10)))
+}
+
+func Beat(conn redis.Conn, job string) error {
+	_, err := conn.Do("SET", "job.lock."+job, strconv.FormatInt(time.Now().Unix(), 10))
+	return err
 }
 
 func Drop(conn redis.Conn, job string) error {
