@@ -140,11 +140,11 @@ func (m *Model) worksUnderTake(d *ast.FuncDecl, c *Call) bool {
 // functions that call another lock library's acquire (bsm/redislock's
 // Obtain, another package's Obtainer), whose miss is its error, and
 // return an error variable of the package where they test that error
-// against the library's not-obtained one:
+// against the library's not-obtained one, or an error they make there:
 //
 //	lck, err := c.Obtain(ctx, key, ttl, nil)
 //	if errors.Is(err, redislock.ErrNotObtained) {
-//		return ErrNotObtained
+//		return ErrNotObtained // or fmt.Errorf("could not obtain %s", key)
 //	}
 func exportWrappedObtainers(m *Model) {
 	info := m.Pass.TypesInfo
@@ -166,9 +166,12 @@ func exportWrappedObtainers(m *Model) {
 				if call.Pos() < fd.Body.Pos() || call.End() > fd.Body.End() {
 					continue
 				}
-				if v := m.mappedMiss(f, fd, call); v != nil {
+				v, fresh := m.mappedMiss(f, fd, call)
+				if v != nil || fresh {
 					m.Pass.ExportObjectFact(fn, &Obtainer{})
-					m.Pass.ExportObjectFact(v, &NotObtained{})
+					if v != nil {
+						m.Pass.ExportObjectFact(v, &NotObtained{})
+					}
 					break
 				}
 			}
@@ -194,27 +197,27 @@ func exportInterfaceObtainers(m *Model) {
 
 // mappedMiss returns the package-level error variable that d returns in
 // an if that tests the error of call, assigned on its own line, against
-// a not-obtained error; nil if there is none.
-func (m *Model) mappedMiss(file *ast.File, d *ast.FuncDecl, call *ast.CallExpr) *types.Var {
+// a not-obtained error, or nil; and whether such an if returns an error
+// it makes instead.
+func (m *Model) mappedMiss(file *ast.File, d *ast.FuncDecl, call *ast.CallExpr) (*types.Var, bool) {
 	info := m.Pass.TypesInfo
 	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
 	if len(path) < 2 {
-		return nil
+		return nil, false
 	}
 	as, ok := path[1].(*ast.AssignStmt)
 	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
-		return nil
+		return nil, false
 	}
 	id, _ := ast.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident)
 	if id == nil || id.Name == "_" {
-		return nil
+		return nil, false
 	}
 	errVar := info.ObjectOf(id)
 	if errVar == nil || !typesx.IsError(errVar.Type()) {
-		return nil
+		return nil, false
 	}
-	v, _ := m.notTakenError(d, errVar, m.testsNotObtained)
-	return v
+	return m.notTakenError(d, errVar, m.testsNotObtained)
 }
 
 // testsNotObtained reports whether cond names a not-obtained error.

@@ -51,8 +51,8 @@
 // doing work of its own under it (a session start that writes a status
 // and publishes the command, and returns that work's error: its caller
 // runs nothing under the lock); so is one that calls
-// another lock library's acquire and returns the package's own error
-// where it tests the library's not-obtained one (if errors.Is(err,
+// another lock library's acquire and returns the package's own error,
+// or one it makes, where it tests the library's not-obtained one (if errors.Is(err,
 // redislock.ErrNotObtained) { return ErrNotObtained }), and the method
 // of an exported interface of its package that it implements (a
 // service's Locker); so is a use case's method of another package that
