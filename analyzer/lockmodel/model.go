@@ -105,8 +105,10 @@ type Model struct {
 	// are passed owner checked, with that parameter's index
 	// (ownedReleasers).
 	ownedRelease map[*types.Func]int
-	// randSeeded caches randPerProcess: 1 yes, -1 no, 0 not asked.
-	randSeeded int8
+	// randSeeded caches randPerProcess: 1 yes, -1 no, 0 not asked;
+	// randReseeded, found with it, says the package calls rand.Seed.
+	randSeeded   int8
+	randReseeded bool
 	// collections are the keys the package sends set or sorted-set
 	// commands to, and collectionIDs their identities, once asked.
 	collections []ast.Expr

@@ -82,6 +82,13 @@ func run(pass *analysis.Pass) (any, error) {
 			// Compared by nothing: the unchecked release is the lock's
 			// one defect, and unconditionaldel reports it, naming the
 			// value its fix must not keep.
+		case m.WideDraw(c, src):
+			// A wide math/rand draw per acquisition, from a source each
+			// process seeds its own way, is as unique as the owner check
+			// that compares it needs.
+			if rel := loops.reacquired(c); rel != nil {
+				reportReuse(pass, m, c, rel)
+			}
 		case src.Origin.Weak():
 			reportWeak(pass, m, c, src)
 		case m.LeaderAcquire(c):

@@ -49,8 +49,16 @@
 //     runtime.Stack, or goid.Get), which is the same for every acquisition
 //     of the goroutine and repeats in processes that share a pid, as
 //     containers do;
-//   - drawn from math/rand or math/rand/v2: sources seeded alike repeat in
-//     every process, and small ranges collide;
+//   - drawn from math/rand or math/rand/v2 from a source seeded alike in
+//     every process (a constant seed, or none before Go 1.20) or from the
+//     clock (processes started in one tick draw alike, and the draws can
+//     be guessed), or once for many acquisitions (a package-level
+//     variable, a constructor's field), or as one number of a small
+//     range (rand.Intn(1000)). A wide draw per acquisition (rand.Int(),
+//     sixteen random letters) from the global source that the runtime
+//     seeds at random (math/rand/v2, or math/rand from Go 1.20 on in a
+//     package that never calls rand.Seed) is as unique as the owner check
+//     that compares it needs, and is not reported;
 //   - read from the clock (time.Now().UnixNano() and what is formatted from
 //     it): acquisitions in one tick collide, and the value is guessable;
 //   - a struct field set only by the struct's constructor, read by an

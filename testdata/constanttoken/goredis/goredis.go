@@ -68,21 +68,43 @@ func podName(ctx context.Context, rdb redis.UniversalClient) bool {
 	return rdb.SetNX(ctx, "leader:scheduler", os.Getenv("POD_NAME"), ttl).Val() // want "lock key `\"leader:scheduler\"` acquired with a non-unique token \\(`os\\.Getenv`\\)"
 }
 
-// math/rand, v1 and v2.
+// math/rand, v1 and v2, drawn per acquisition from the global sources
+// the runtime seeds per process (Go 1.20 on): as unique as an owner
+// check needs.
 func mathRand(ctx context.Context, rdb *redis.Client) bool {
-	return rdb.SetNX(ctx, "lock:payout", strconv.Itoa(mrand.Int()), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\)"
+	return rdb.SetNX(ctx, "lock:payout", strconv.Itoa(mrand.Int()), ttl).Val()
 }
 
 func mathRandV2(ctx context.Context, rdb *redis.Client) bool {
 	token := strconv.FormatUint(mrand2.Uint64(), 16)
-	return rdb.SetNX(ctx, "lock:payout", token, ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand/v2\\)"
+	return rdb.SetNX(ctx, "lock:payout", token, ttl).Val()
 }
 
-// A buffer filled by math/rand and hex-encoded.
+// A buffer filled by math/rand and hex-encoded: sixteen draws.
 func mathRandBuffer(ctx context.Context, rdb *redis.Client) bool {
 	b := make([]byte, 16)
 	mrand.Read(b)
-	return rdb.SetNX(ctx, "lock:payout", hex.EncodeToString(b), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\.Read\\)"
+	return rdb.SetNX(ctx, "lock:payout", hex.EncodeToString(b), ttl).Val()
+}
+
+// One number of a small range: two holders draw it alike.
+func mathRandSmall(ctx context.Context, rdb *redis.Client) bool {
+	return rdb.SetNX(ctx, "lock:payout", strconv.Itoa(mrand.Intn(10000)), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\)"
+}
+
+// A source seeded from the clock: processes started in one tick draw
+// alike.
+func mathRandClockSeeded(ctx context.Context, rdb *redis.Client) bool {
+	r := mrand.New(mrand.NewSource(time.Now().UnixNano()))
+	return rdb.SetNX(ctx, "lock:payout", strconv.FormatInt(r.Int63(), 10), ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(math/rand\\)"
+}
+
+// Drawn once per process, kept in a package-level variable: every
+// acquisition of the process shares it.
+var worker = strconv.FormatUint(mrand2.Uint64(), 16)
+
+func mathRandOnce(ctx context.Context, rdb *redis.Client) bool {
+	return rdb.SetNX(ctx, "lock:payout", worker, ttl).Val() // want "lock key `\"lock:payout\"` acquired with a non-unique token \\(package-level variable `worker`, math/rand/v2\\)"
 }
 
 // The clock: two acquisitions in one tick collide.
@@ -154,7 +176,7 @@ var unlock = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then retu
 func workerLoop(ctx context.Context, rdb *redis.Client, work func()) {
 	token := rand.Text()
 	for ctx.Err() == nil {
-		if rdb.SetNX(ctx, "lock:sweeper", token, ttl).Val() { // want "lock key `\"lock:sweeper\"` acquired again with token `token` after the release on line 159"
+		if rdb.SetNX(ctx, "lock:sweeper", token, ttl).Val() { // want "lock key `\"lock:sweeper\"` acquired again with token `token` after the release on line 181"
 			work()
 			unlock.Run(ctx, rdb, []string{"lock:sweeper"}, token)
 		}
@@ -171,7 +193,7 @@ func tickLoop(ctx context.Context, rdb *redis.Client, jobs <-chan string) {
 	token := uuid.NewString()
 	for job := range jobs {
 		key := "lock:job:" + job
-		ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want "lock key `key` acquired again with token `token` after the release on line 178"
+		ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want "lock key `key` acquired again with token `token` after the release on line 200"
 		if err != nil || !ok {
 			continue
 		}
@@ -185,7 +207,7 @@ func twice(ctx context.Context, rdb *redis.Client) {
 	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() {
 		rdb.Del(ctx, "lock:a")
 	}
-	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() { // want "lock key `\"lock:a\"` acquired again with token `token` after the release on line 186"
+	if rdb.SetNX(ctx, "lock:a", token, ttl).Val() { // want "lock key `\"lock:a\"` acquired again with token `token` after the release on line 208"
 		rdb.Del(ctx, "lock:a")
 	}
 }

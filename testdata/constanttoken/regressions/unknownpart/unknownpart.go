@@ -1,5 +1,5 @@
-// Package unknownpart pins tokens that count on the clock and math/rand
-// for uniqueness, with a part the model cannot see (a caller's prefix):
+// Package unknownpart pins tokens that count on the clock and a small
+// math/rand draw for uniqueness, with a part the model cannot see (a caller's prefix):
 // the unknown part does not make them unique per acquisition.
 package unknownpart
 
@@ -13,7 +13,7 @@ import (
 )
 
 func acquire(ctx context.Context, rdb *redis.Client, prefix, name string) bool {
-	token := fmt.Sprintf("%s:%d:%d", prefix, time.Now().UnixNano(), rand.Int63())
+	token := fmt.Sprintf("%s:%d:%d", prefix, time.Now().UnixNano(), rand.Intn(100))
 	return rdb.SetNX(ctx, "lock:"+name, token, time.Minute).Val() // want "lock key `\"lock:\" \\+ name` acquired with a non-unique token \\(math/rand\\)"
 }
 
