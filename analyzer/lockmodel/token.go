@@ -6,6 +6,7 @@ package lockmodel
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/locklint/locklint/internal/typesx"
 	"golang.org/x/tools/go/types/typeutil"
@@ -307,6 +308,13 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) Tok
 // they are stored only where the struct is constructed.
 func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenOrigin {
 	stores := t.m.defs.fields[sel.Obj()]
+	if st.decl != nil && !t.m.InTestFile(st.decl) {
+		// A test stores fixed values on purpose (a mock node's id): not
+		// what the code it tests is given.
+		stores = slices.DeleteFunc(slices.Clone(stores), func(s fieldStore) bool {
+			return s.val != nil && t.m.InTestFile(s.val)
+		})
+	}
 	if len(stores) == 0 {
 		return TokenOrigin{}
 	}

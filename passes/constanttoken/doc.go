@@ -152,7 +152,8 @@
 // stores). Such a value that leaves the function (returned, kept in a
 // field) may be compared where the package cannot see, and is reported.
 // Acquires in _test.go files, which store fixed values on purpose, are
-// checked only with -tests.
+// checked only with -tests, and a field value that only a _test.go file
+// stores (a mock node's id) is not what the code under test is given.
 //
 // There is no suggested fix: the token is compared again on release and
 // renewal, often in another function, in a Lua script or in another
