@@ -38,7 +38,7 @@ func (m *Model) IsFenceCounter(c *Call) bool {
 	if m.replyInValue(c) && !fenceWords.MatchText(m.replyName(c)) {
 		return false
 	}
-	if key != nil && m.keys.names(key, epochWords, 0, map[ast.Node]bool{}) && m.IsLockKey(c, key) {
+	if key != nil && m.namesEpoch(key) && m.IsLockKey(c, key) {
 		return true
 	}
 	name := m.replyName(c)
@@ -143,3 +143,45 @@ func (m *Model) replyName(c *Call) string {
 // NamesFence reports whether text (a key's source or identity) names a
 // fence counter.
 func NamesFence(text string) bool { return fenceWords.MatchText(text) }
+
+// HelperSites returns the calls of c's function, when that function is
+// unexported and named nowhere but in those calls, each with the
+// function declaration that makes it: the fence drawn by a helper
+// (acquireEpoch) is drawn where the helper is called.
+func (m *Model) HelperSites(c *Call) (calls []*ast.CallExpr, in []*ast.FuncDecl) {
+	if c.Decl == nil || c.Func != ast.Node(c.Decl) || c.Decl.Name.IsExported() {
+		return nil, nil
+	}
+	fn, _ := m.Pass.TypesInfo.Defs[c.Decl.Name].(*types.Func)
+	if fn == nil {
+		return nil, nil
+	}
+	sites := m.defs.calls[fn]
+	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
+		return nil, nil
+	}
+	for _, s := range sites {
+		if s.fn != nil && s.fn != c.Decl {
+			calls = append(calls, s.call)
+			in = append(in, s.fn)
+		}
+	}
+	return calls, in
+}
+
+// namesEpoch reports whether key names a counter of owners, itself or,
+// for a parameter of a helper, in the argument every call gives it
+// (acquireEpoch(ctx, leaderEpochKey(topic))).
+func (m *Model) namesEpoch(key ast.Expr) bool {
+	if m.keys.names(key, epochWords, 0, map[ast.Node]bool{}) {
+		return true
+	}
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	p, ok := m.defs.params[m.Pass.TypesInfo.ObjectOf(id)]
+	return ok && m.atEveryCall(p, 0, func(arg ast.Expr, _ int) bool {
+		return m.keys.names(arg, epochWords, 0, map[ast.Node]bool{})
+	})
+}

@@ -43,7 +43,9 @@
 //
 // The analyzer reports an INCR (or INCRBY) of a fence counter in a
 // function that also acquires a lock key with SETNX / SET NX, or calls a
-// function of the package that does. A counter is a fence counter when
+// function of the package that does, and in an unexported helper that
+// such a function calls after its acquire (an acquireEpoch(ctx,
+// leaderEpochKey(topic)) whose every call names the counter). A counter is a fence counter when
 // its key names a fence ("fence", "fencing"), when it names the lock and
 // a counter of its owners ("lock:{sku}:epoch", lockKey+":seq": "token",
 // "epoch", "generation", "gen", "seq", "sequence", "version", "term"), or

@@ -54,10 +54,25 @@ func run(pass *analysis.Pass) (any, error) {
 			byDecl[c.Decl] = acquires(pass, m, acq, c.Decl)
 		}
 		a, ok := nearest(byDecl[c.Decl], c)
-		if !ok || atomic(m, c, a) {
+		if !ok {
+			// A helper that draws the fence for its caller: its calls
+			// after an acquire of the caller's are the INCR's.
+			calls, in := m.HelperSites(c)
+			for i, call := range calls {
+				if _, ok := byDecl[in[i]]; !ok {
+					byDecl[in[i]] = acquires(pass, m, acq, in[i])
+				}
+				if a, ok := before(byDecl[in[i]], call); ok {
+					report(pass, m, c, a, call)
+					break
+				}
+			}
 			continue
 		}
-		report(pass, m, c, a)
+		if atomic(m, c, a) {
+			continue
+		}
+		report(pass, m, c, a, nil)
 	}
 	return nil, nil
 }
@@ -110,6 +125,16 @@ func nearest(as []acquire, c *lockmodel.Call) (acquire, bool) {
 	return acquire{}, false
 }
 
+// before returns the last acquisition that ends before call.
+func before(as []acquire, call *ast.CallExpr) (acquire, bool) {
+	for i := len(as) - 1; i >= 0; i-- {
+		if as[i].expr.End() <= call.Pos() {
+			return as[i], true
+		}
+	}
+	return acquire{}, false
+}
+
 // atomic reports whether the INCR runs in one step with the acquire: both
 // queued in the same MULTI/EXEC, where the INCR also runs when NX fails
 // (a gap in the fences, which a fencing resource does not mind), or the
@@ -125,13 +150,17 @@ func atomic(m *lockmodel.Model, c *lockmodel.Call, a acquire) bool {
 	return m.Watches(c, a.call.Key())
 }
 
-func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a acquire) {
+// report reports c, an INCR drawn after or before a; site, when not nil,
+// is the call of c's function that draws it after a.
+func report(pass *analysis.Pass, m *lockmodel.Model, c *lockmodel.Call, a acquire, site *ast.CallExpr) {
 	head := fmt.Sprintf("%s of fence %s", c.Command, diag.Code(pass.Fset, c.Key()))
 	line := diag.Line(pass.Fset, a.expr.Pos())
 	// Why each of these lets a stale holder write with a valid fence is
 	// the doc's.
 	var msg string
 	switch {
+	case site != nil:
+		msg = fmt.Sprintf("%s, drawn by %s after %s on line %d, is a separate round trip", head, diag.Quote(c.Decl.Name.Name), a.name, line)
 	case c.Queued && a.call != nil && a.call.Queued && c.Func == a.call.Func:
 		msg = fmt.Sprintf("%s is pipelined with %s on line %d, not in a transaction", head, a.name, line)
 	case c.Pos() < a.expr.Pos():
