@@ -95,6 +95,13 @@ func (m *Model) requestPart(key ast.Expr, depth int) bool {
 			// A variable named for one request's key names it, whatever
 			// it is read from (a header, a body field).
 			if obj != nil && requestName(obj.Name()) {
+				// Unless it is built here, from a text that says lock
+				// and not dedupe, of parts that say whose it is: a
+				// lock:payment:<user> held per user, whatever the
+				// variable is called.
+				if def := m.keys.definition(obj); def != nil && m.lockTextBuilt(def) {
+					return partWalk
+				}
 				return partDecides
 			}
 			if m.keys.definition(obj) != nil {
@@ -306,4 +313,63 @@ func (m *Model) resolved(e ast.Expr) ast.Expr {
 		e = def
 	}
 	return e
+}
+
+// lockTextBuilt reports whether e builds a key (a concatenation or
+// fmt.Sprintf) from a constant text that names a lock and no dedupe or
+// idempotency, and a part named for a user or an account, whose
+// requests all contend for it.
+func (m *Model) lockTextBuilt(e ast.Expr) bool {
+	info := m.Pass.TypesInfo
+	var texts []string
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		ast.Inspect(e, func(n ast.Node) bool {
+			if x, ok := n.(ast.Expr); ok {
+				if s, ok := constStringOf(info, x); ok {
+					texts = append(texts, s)
+					return false
+				}
+			}
+			return true
+		})
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, e).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || !strings.HasPrefix(fn.Name(), "Sprint") || len(e.Args) == 0 {
+			return false
+		}
+		if s, ok := constStringOf(info, e.Args[0]); ok {
+			texts = append(texts, s)
+		}
+	}
+	said := false
+	for _, t := range texts {
+		if dedupeName(t) {
+			return false
+		}
+		said = said || m.Words.MatchText(t)
+	}
+	if !said {
+		return false
+	}
+	whose := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		var name string
+		switch n := n.(type) {
+		case *ast.Ident:
+			name = n.Name
+		case *ast.SelectorExpr:
+			name = n.Sel.Name
+		default:
+			return true
+		}
+		for _, w := range splitWords(name) {
+			switch w {
+			case "user", "uid", "account", "customer", "member", "player":
+				whose = true
+			}
+		}
+		return !whose
+	})
+	return whose
 }

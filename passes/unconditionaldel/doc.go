@@ -54,7 +54,9 @@
 // lock.Release, which takes a lock.Client the code would implement.
 //
 // Keys that are not locks (caches, sessions, one request's dedupe
-// record, a verification code read, compared with what the user typed
+// record (not a key built from a lock text and a user's or account's
+// id, lock:payment:<user>, whatever its variable is called: all the
+// user's requests contend for it), a verification code read, compared with what the user typed
 // (code, otpCode, req.Captcha, or a local defined from the request:
 // verifyCode := strings.TrimSpace(in.Input("verify_code"))) and deleted, or, in a package that takes
 // no key exclusively, compared with a value made there rather than a
