@@ -42,6 +42,7 @@ func (m *Model) readNotAcquired() map[string]bool {
 	if len(read) == 0 {
 		return nil
 	}
+	acquired := map[string]bool{}
 	for _, c := range m.Calls {
 		if (c.Acquires() || c.TakesFirst) && c.Key() != nil {
 			delete(read, m.KeyID(c.Key()))
@@ -49,12 +50,13 @@ func (m *Model) readNotAcquired() map[string]bool {
 				continue
 			}
 			if f, ok := m.counterFamily(c.Key()); ok {
-				for id, rf := range fams {
-					if rf == f {
-						delete(read, id)
-					}
-				}
+				acquired[f] = true
 			}
+		}
+	}
+	for id, f := range fams {
+		if acquired[f] {
+			delete(read, id)
 		}
 	}
 	return read
@@ -440,7 +442,7 @@ func (m *Model) unconsultedRecords() map[string]bool {
 		}
 		ok := true
 		for d := range ds {
-			ok = ok && d != nil && !dels[f][d] && !m.namesLock(d)
+			ok = ok && d != nil && !dels[f][d] && !m.funcNames[d]
 		}
 		if ok && !dels[f][nil] {
 			if out == nil {

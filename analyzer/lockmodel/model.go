@@ -215,6 +215,13 @@ func run(pass *analysis.Pass) (any, error) {
 	m.notObtained = importNotObtained(pass)
 	m.missTested()
 	m.kept = m.keptSlices()
+	for _, c := range m.Calls {
+		if d := c.Decl; d != nil {
+			if _, done := m.funcNames[d]; !done {
+				m.funcNames[d] = m.namesLock(d)
+			}
+		}
+	}
 	m.dataKeys = m.readNotAcquired()
 	m.windowKeys = m.windowedNotAcquired()
 	m.recordKeys = m.recordsNotAcquired()
@@ -224,13 +231,6 @@ func run(pass *analysis.Pass) (any, error) {
 	m.plainRecs = m.plainRecords()
 	m.methods = m.methodTakesAndDrops()
 	m.paired = m.pairs()
-	for _, c := range m.Calls {
-		if d := c.Decl; d != nil {
-			if _, done := m.funcNames[d]; !done {
-				m.funcNames[d] = m.namesLock(d)
-			}
-		}
-	}
 	m.ctorTokens = m.ctorCalls()
 	m.findDrops()
 	m.warm()
