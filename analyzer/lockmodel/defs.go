@@ -339,3 +339,14 @@ func (d *defIndex) bindLiteral(call *ast.CallExpr, fn *ast.FuncDecl) {
 		}
 	}
 }
+
+// onlyCalled returns the calls of fn when it has some and is named
+// nowhere else (not passed as a value, where the model cannot follow
+// its calls); nil otherwise.
+func (d *defIndex) onlyCalled(fn types.Object) []callSite {
+	sites := d.calls[fn]
+	if len(sites) == 0 || d.uses[fn] != len(sites) {
+		return nil
+	}
+	return sites
+}

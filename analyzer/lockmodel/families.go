@@ -118,8 +118,8 @@ func (m *Model) setOnCount(c *Call) bool {
 	}
 	// Another package may call an exported helper too; the calls in
 	// sight say what the flag is for.
-	sites := m.defs.calls[fn]
-	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
+	sites := m.defs.onlyCalled(fn)
+	if sites == nil {
 		return false
 	}
 	for _, s := range sites {

@@ -156,11 +156,7 @@ func (m *Model) HelperSites(c *Call) (calls []*ast.CallExpr, in []*ast.FuncDecl)
 	if fn == nil {
 		return nil, nil
 	}
-	sites := m.defs.calls[fn]
-	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
-		return nil, nil
-	}
-	for _, s := range sites {
+	for _, s := range m.defs.onlyCalled(fn) {
 		if s.fn != nil && s.fn != c.Decl {
 			calls = append(calls, s.call)
 			in = append(in, s.fn)

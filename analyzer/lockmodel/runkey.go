@@ -114,8 +114,8 @@ func (m *Model) atEveryCall(p param, depth int, part func(ast.Expr, int) bool) b
 		return false
 	}
 	fn := p.fn.Origin()
-	sites := m.defs.calls[fn]
-	if len(sites) == 0 || m.defs.uses[fn] != len(sites) {
+	sites := m.defs.onlyCalled(fn)
+	if sites == nil {
 		return false
 	}
 	n := 0

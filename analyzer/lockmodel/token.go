@@ -308,12 +308,11 @@ func (t *Tokens) tuple(call *ast.CallExpr, i int, st *tokenState, depth int) Tok
 // they are stored only where the struct is constructed.
 func (t *Tokens) field(e *ast.SelectorExpr, sel *types.Selection, st *tokenState, depth int) TokenOrigin {
 	stores := t.m.defs.fields[sel.Obj()]
-	if st.decl != nil && !t.m.InTestFile(st.decl) {
+	inTest := func(s fieldStore) bool { return s.val != nil && t.m.InTestFile(s.val) }
+	if st.decl != nil && !t.m.InTestFile(st.decl) && slices.ContainsFunc(stores, inTest) {
 		// A test stores fixed values on purpose (a mock node's id): not
 		// what the code it tests is given.
-		stores = slices.DeleteFunc(slices.Clone(stores), func(s fieldStore) bool {
-			return s.val != nil && t.m.InTestFile(s.val)
-		})
+		stores = slices.DeleteFunc(slices.Clone(stores), inTest)
 	}
 	if len(stores) == 0 {
 		return TokenOrigin{}
